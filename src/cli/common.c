@@ -1,0 +1,291 @@
+#include "cli/common.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rules/match.h"
+#include "rules/rewrite.h"
+#include "util/fs.h"
+#include "util/util.h"
+
+bool tt_cli_color(void) {
+  const char *nc = getenv("NO_COLOR");
+  const char *term = getenv("TERM");
+  if (nc && *nc) return false;
+  if (term && strcmp(term, "dumb") == 0) return false;
+  return isatty(STDOUT_FILENO);
+}
+
+int tt_cli_parse_jobs(const char *s, int *out) {
+  char *end;
+  long v = strtol(s, &end, 10);
+  if (!*s || *end || v < 1 || v > 256) {
+    fprintf(stderr, "tiletrans: -j expects a number of jobs from 1 to 256, not `%s`\n", s);
+    return -1;
+  }
+  *out = (int)v;
+  return 0;
+}
+
+int tt_cli_parse_target(const char *s) {
+  if (tt_target_valid(s)) return 0;
+  fprintf(stderr, "tiletrans: unknown target `%s` (expected one of: %s)\n", s, TT_TARGETS);
+  return -1;
+}
+
+/* The installed rulebook beside the executable wins over the source tree's, and
+ * TILETRANS_RULES_DIR over both. */
+const char *tt_cli_default_rules_dir(void) {
+  static char installed[PATH_MAX];
+  const char *env = getenv("TILETRANS_RULES_DIR");
+  if (env && *env) return env;
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = '\0';
+    char *dir = tt_fs_dirname(exe);
+    snprintf(installed, sizeof installed, "%s/../share/tiletrans/rules", dir);
+    free(dir);
+    if (tt_fs_is_dir(installed)) return installed;
+  }
+  return TT_DEFAULT_RULES_DIR;
+}
+
+tt_rulebook *tt_cli_load_rules(const char *const *dirs, size_t n, const char *const *extra, size_t n_extra) {
+  const char **all = tt_xcalloc(n + n_extra + 1, sizeof *all);
+  size_t k = 0;
+  if (n == 0) all[k++] = tt_cli_default_rules_dir();
+  for (size_t i = 0; i < n; i++) all[k++] = dirs[i];
+  for (size_t i = 0; i < n_extra; i++) all[k++] = extra[i];
+  char *err = NULL;
+  tt_rulebook *book = tt_rulebook_load(all, k, &err);
+  free(all);
+  if (!book) {
+    fprintf(stderr, "%s\n", err);
+    free(err);
+  }
+  return book;
+}
+
+/* --- collecting files ---------------------------------------------------------------- */
+
+typedef struct collect_ctx {
+  tt_cli_run *run;
+  size_t cap, root, profile;
+  const tt_config *config;
+} collect_ctx;
+
+static bool wanted(const char *path, void *vctx) {
+  collect_ctx *c = vctx;
+  if (tt_lang_from_path(path) == TT_LANG_NONE) return false;
+  return !c->config || tt_config_wants(c->config, path);
+}
+
+static void add_file(const char *path, void *vctx) {
+  collect_ctx *c = vctx;
+  tt_cli_run *r = c->run;
+  TT_PUSH(r->files, r->n_files, c->cap, ((tt_file_result){0}));
+  r->file_root = tt_xrealloc(r->file_root, c->cap * sizeof *r->file_root);
+  r->file_profile = tt_xrealloc(r->file_profile, c->cap * sizeof *r->file_profile);
+  r->files[r->n_files - 1].path = tt_xstrdup(strcmp(path, "-") == 0 ? "<stdin>" : path);
+  r->file_root[r->n_files - 1] = c->root;
+  r->file_profile[r->n_files - 1] = c->profile;
+}
+
+/* --- profiles ----------------------------------------------------------------------- */
+
+static int profile_for(const tt_cli_opts *o, tt_cli_run *run, const char *path, size_t *out) {
+  char *cfg_path = o->config ? tt_xstrdup(o->config) : (strcmp(path, "-") ? tt_config_find(path) : tt_config_find("."));
+  for (size_t i = 0; i < run->n_profiles; i++) {
+    const tt_config *c = run->profiles[i].config;
+    if ((!c && !cfg_path) || (c && cfg_path && strcmp(c->path, cfg_path) == 0)) {
+      free(cfg_path);
+      *out = i;
+      return 0;
+    }
+  }
+  tt_config *cfg = NULL;
+  if (cfg_path) {
+    char *err = NULL;
+    cfg = tt_config_load(cfg_path, &err);
+    free(cfg_path);
+    if (!cfg) {
+      fprintf(stderr, "%s\n", err);
+      free(err);
+      return -1;
+    }
+  }
+  tt_rulebook *book = tt_cli_load_rules(o->rule_dirs, o->n_rule_dirs, cfg ? (const char *const *)cfg->rule_dirs : NULL,
+                                        cfg ? cfg->n_rule_dirs : 0);
+  if (!book) {
+    tt_config_free(cfg);
+    return -1;
+  }
+  run->profiles = tt_xrealloc(run->profiles, (run->n_profiles + 1) * sizeof *run->profiles);
+  tt_cli_profile *p = &run->profiles[run->n_profiles];
+  p->config = cfg;
+  p->book = book;
+  p->sel = (tt_selection){.target = o->target ? o->target : (cfg ? cfg->target : NULL),
+                          .overrides = cfg ? cfg->overrides : NULL,
+                          .n_overrides = cfg ? cfg->n_overrides : 0};
+  /* Unknown rule ids in severity overrides are configuration errors, not silent no-ops. */
+  for (size_t i = 0; cfg && i < cfg->n_overrides; i++)
+    if (!tt_rulebook_find(book, cfg->overrides[i].rule_id)) {
+      fprintf(stderr, "%s: key `severity.%s`: no rule has this id\n", cfg->path, cfg->overrides[i].rule_id);
+      tt_rulebook_free(book);
+      tt_config_free(cfg);
+      return -1;
+    }
+  *out = run->n_profiles++;
+  return 0;
+}
+
+/* --- processing --------------------------------------------------------------------- */
+
+typedef struct work {
+  const tt_cli_opts *o;
+  tt_cli_run *run;
+  size_t next;
+  pthread_mutex_t lock;
+} work;
+
+static void process(const tt_cli_opts *o, tt_cli_run *run, size_t i) {
+  tt_file_result *fr = &run->files[i];
+  const tt_cli_profile *p = &run->profiles[run->file_profile[i]];
+  const char *path = strcmp(fr->path, "<stdin>") == 0 ? "-" : fr->path;
+  tt_lang lang = o->language != TT_LANG_NONE ? o->language : tt_lang_from_path(fr->path);
+  if (lang == TT_LANG_NONE) {
+    fr->error = tt_xstrdup("cannot tell the language; pass --language cuda|python|julia");
+    return;
+  }
+  char *text, *err = NULL;
+  size_t len;
+  if (tt_fs_read(path, &text, &len, &err) < 0) {
+    fr->error = err;
+    return;
+  }
+  fr->src = tt_source_new(fr->path, text, len, lang);
+  if (!fr->src) {
+    free(text);
+    fr->error = tt_xstrdup("file too large (over 4 GiB)");
+    return;
+  }
+  if (!o->rewrite) {
+    tt_tree *tree = tt_tree_parse(fr->src);
+    tt_match_tree(p->book, &p->sel, tree, &fr->findings);
+    tt_tree_free(tree);
+    return;
+  }
+  tt_rewrite_result rr;
+  if (tt_rewrite_text(p->book, &p->sel, fr->path, lang, fr->src->text, fr->src->len, &rr, &err) < 0) {
+    fr->error = err;
+    return;
+  }
+  fr->findings = rr.findings;
+  fr->new_text = rr.text;
+  fr->new_len = rr.len;
+  fr->changed = rr.changed;
+  fr->converged = rr.converged;
+}
+
+static void *worker(void *arg) {
+  work *w = arg;
+  for (;;) {
+    pthread_mutex_lock(&w->lock);
+    size_t i = w->next++;
+    pthread_mutex_unlock(&w->lock);
+    if (i >= w->run->n_files) return NULL;
+    process(w->o, w->run, i);
+  }
+}
+
+int tt_cli_execute(const tt_cli_opts *o, tt_cli_run *run) {
+  memset(run, 0, sizeof *run);
+  static char *const dot[] = {"."};
+  char *const *paths = o->n_paths ? o->paths : dot;
+  size_t n_paths = o->n_paths ? o->n_paths : 1;
+  collect_ctx c = {.run = run};
+  for (size_t i = 0; i < n_paths; i++) {
+    size_t prof;
+    if (profile_for(o, run, paths[i], &prof) < 0) return TT_EXIT_USAGE;
+    c.root = i;
+    c.profile = prof;
+    c.config = run->profiles[prof].config;
+    if (strcmp(paths[i], "-") == 0) {
+      add_file("-", &c);
+      continue;
+    }
+    /* A file named explicitly is read whatever its name (process() asks for
+     * --language when the name does not tell). */
+    char *err = NULL;
+    if (tt_fs_walk(paths[i], wanted, add_file, &c, &err) < 0) {
+      add_file(paths[i], &c);
+      run->files[run->n_files - 1].error = err;
+    }
+  }
+  int jobs = o->jobs > 0 ? o->jobs : 1;
+  if ((size_t)jobs > run->n_files) jobs = (int)(run->n_files ? run->n_files : 1);
+  work w = {.o = o, .run = run};
+  pthread_mutex_init(&w.lock, NULL);
+  pthread_t *th = tt_xcalloc((size_t)jobs, sizeof *th);
+  for (int t = 1; t < jobs; t++) pthread_create(&th[t], NULL, worker, &w);
+  worker(&w);
+  for (int t = 1; t < jobs; t++) pthread_join(th[t], NULL);
+  free(th);
+  pthread_mutex_destroy(&w.lock);
+  return TT_EXIT_OK;
+}
+
+void tt_cli_run_free(tt_cli_run *run) {
+  for (size_t i = 0; i < run->n_files; i++) tt_file_result_free(&run->files[i]);
+  free(run->files);
+  free(run->file_root);
+  free(run->file_profile);
+  for (size_t i = 0; i < run->n_profiles; i++) {
+    tt_rulebook_free(run->profiles[i].book);
+    tt_config_free(run->profiles[i].config);
+  }
+  free(run->profiles);
+  memset(run, 0, sizeof *run);
+}
+
+int tt_cli_parse_common(int argc, char **argv, tt_cli_opts *o, const char *short_opts, const struct option *longopts,
+                        int (*extra)(int c, const char *arg, void *ctx), void *ctx, void (*helpfn)(FILE *)) {
+  size_t cap = 0;
+  optind = 1;
+  opterr = 1;
+  int c;
+  while ((c = getopt_long(argc, argv, short_opts, longopts, NULL)) != -1) {
+    switch (c) {
+    case 'h': helpfn(stdout); return 1;
+    case 't':
+      if (tt_cli_parse_target(optarg) < 0) return -1;
+      o->target = optarg;
+      break;
+    case 'r': TT_PUSH(o->rule_dirs, o->n_rule_dirs, cap, optarg); break;
+    case 'c': o->config = optarg; break;
+    case 'j':
+      if (tt_cli_parse_jobs(optarg, &o->jobs) < 0) return -1;
+      break;
+    case 'L':
+      o->language = tt_lang_from_name(optarg);
+      if (o->language == TT_LANG_NONE) {
+        fprintf(stderr, "tiletrans: unknown language `%s` (expected cuda, python or julia)\n", optarg);
+        return -1;
+      }
+      break;
+    case '?': return -1;
+    default:
+      if (extra(c, optarg, ctx) < 0) return -1;
+    }
+  }
+  o->paths = argv + optind;
+  o->n_paths = (size_t)(argc - optind);
+  return 0;
+}
+

@@ -1,0 +1,206 @@
+#include "config/config.h"
+
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/fs.h"
+#include "util/util.h"
+#include "util/yaml.h"
+
+char *tt_config_find(const char *path) {
+  char abs[PATH_MAX];
+  if (!realpath(path, abs)) return NULL;
+  char *dir = tt_fs_is_dir(abs) ? tt_xstrdup(abs) : tt_fs_dirname(abs);
+  for (;;) {
+    char *cand = tt_fs_join(dir, TT_CONFIG_NAME);
+    if (access(cand, R_OK) == 0) {
+      free(dir);
+      return cand;
+    }
+    free(cand);
+    if (strcmp(dir, "/") == 0) break;
+    char *up = tt_fs_dirname(dir);
+    free(dir);
+    dir = up;
+  }
+  free(dir);
+  return NULL;
+}
+
+void tt_config_free(tt_config *c) {
+  if (!c) return;
+  free(c->path);
+  free(c->dir);
+  free(c->target);
+  for (size_t i = 0; i < c->n_rule_dirs; i++) free(c->rule_dirs[i]);
+  for (size_t i = 0; i < c->n_include; i++) free(c->include[i]);
+  for (size_t i = 0; i < c->n_exclude; i++) free(c->exclude[i]);
+  for (size_t i = 0; i < c->n_overrides; i++) free(c->overrides[i].rule_id);
+  free(c->rule_dirs);
+  free(c->include);
+  free(c->exclude);
+  free(c->overrides);
+  free(c);
+}
+
+static int read_list(const tt_config *c, struct fy_node *root, const char *key, char ***out, size_t *n,
+                     bool relative_to_dir, char **err) {
+  struct fy_node *s = fy_node_mapping_lookup_by_string(root, key, FY_NT);
+  if (!s) return 0;
+  if (!fy_node_is_sequence(s)) {
+    *err = tt_yaml_error(c->path, s, "key `%s` must be a sequence of strings", key);
+    return -1;
+  }
+  *out = tt_xcalloc((size_t)fy_node_sequence_item_count(s) + 1, sizeof **out);
+  void *it = NULL;
+  struct fy_node *e;
+  while ((e = fy_node_sequence_iterate(s, &it))) {
+    if (!fy_node_is_scalar(e)) {
+      *err = tt_yaml_error(c->path, e, "key `%s`: each entry must be a string", key);
+      return -1;
+    }
+    char *v = tt_yaml_strdup(e);
+    if (relative_to_dir && v[0] != '/') {
+      char *j = tt_fs_join(c->dir, v);
+      free(v);
+      v = j;
+    }
+    (*out)[(*n)++] = v;
+  }
+  return 0;
+}
+
+static int read_severity(tt_config *c, struct fy_node *root, char **err) {
+  struct fy_node *m = fy_node_mapping_lookup_by_string(root, "severity", FY_NT);
+  if (!m) return 0;
+  if (!fy_node_is_mapping(m)) {
+    *err = tt_yaml_error(c->path, m, "key `severity` must map rule ids to error, warning, note or off");
+    return -1;
+  }
+  c->overrides = tt_xcalloc((size_t)fy_node_mapping_item_count(m) + 1, sizeof *c->overrides);
+  void *it = NULL;
+  struct fy_node_pair *p;
+  while ((p = fy_node_mapping_iterate(m, &it))) {
+    struct fy_node *v = fy_node_pair_value(p);
+    char *id = tt_yaml_strdup(fy_node_pair_key(p)), *sev = tt_yaml_strdup(v);
+    tt_severity s;
+    if (!id || !sev || tt_severity_parse(sev, true, &s) < 0) {
+      *err = tt_yaml_error(c->path, v ? v : fy_node_pair_key(p),
+                           "key `severity.%s`: expected error, warning, note or off", id ? id : "?");
+      free(id);
+      free(sev);
+      return -1;
+    }
+    free(sev);
+    c->overrides[c->n_overrides++] = (tt_override){id, s};
+  }
+  return 0;
+}
+
+tt_config *tt_config_load(const char *path, char **err) {
+  struct fy_document *doc = tt_yaml_load(path, NULL, err);
+  if (!doc) return NULL;
+  tt_config *c = tt_xcalloc(1, sizeof *c);
+  c->path = tt_xstrdup(path);
+  c->dir = tt_fs_dirname(path);
+  struct fy_node *root = fy_document_root(doc);
+  int rc = -1;
+  if (!root) { /* an empty file is an empty config */
+    rc = 0;
+    goto out;
+  }
+  if (!fy_node_is_mapping(root)) {
+    *err = tt_xasprintf("%s: the config must be a YAML mapping", path);
+    goto out;
+  }
+  static const char *const keys[] = {"target", "rules", "include", "exclude", "severity", NULL};
+  void *it = NULL;
+  struct fy_node_pair *p;
+  while ((p = fy_node_mapping_iterate(root, &it))) {
+    char *k = tt_yaml_strdup(fy_node_pair_key(p));
+    bool ok = false;
+    for (size_t i = 0; k && keys[i]; i++) ok |= strcmp(k, keys[i]) == 0;
+    if (!ok) {
+      *err = tt_yaml_error(path, fy_node_pair_key(p),
+                           "unknown key `%s` (expected target, rules, include, exclude, severity)", k ? k : "?");
+      free(k);
+      goto out;
+    }
+    free(k);
+  }
+  struct fy_node *t = fy_node_mapping_lookup_by_string(root, "target", FY_NT);
+  if (t) {
+    c->target = tt_yaml_strdup(t);
+    if (!c->target || !tt_target_valid(c->target)) {
+      *err = tt_yaml_error(path, t, "key `target`: expected one of %s", TT_TARGETS);
+      goto out;
+    }
+  }
+  if (read_list(c, root, "rules", &c->rule_dirs, &c->n_rule_dirs, true, err) < 0 ||
+      read_list(c, root, "include", &c->include, &c->n_include, false, err) < 0 ||
+      read_list(c, root, "exclude", &c->exclude, &c->n_exclude, false, err) < 0 || read_severity(c, root, err) < 0)
+    goto out;
+  rc = 0;
+out:
+  fy_document_destroy(doc);
+  if (rc < 0) {
+    tt_config_free(c);
+    return NULL;
+  }
+  return c;
+}
+
+/* Matches with `**` spanning folders: tries the pattern with each `**` standing for any
+ * text (fnmatch without FNM_PATHNAME) and, for `**` followed by `/`, for nothing. */
+bool tt_glob_match(const char *pattern, const char *rel) {
+  size_t n = strlen(pattern);
+  if (n && pattern[n - 1] == '/') {
+    /* A folder: anchored when the pattern names a path, any folder of that name when not. */
+    if (strchr(pattern, '/') != pattern + n - 1) return strncmp(rel, pattern, n) == 0;
+    char *needle = tt_xasprintf("/%s", pattern), *hay = tt_xasprintf("/%s", rel);
+    bool m = strstr(hay, needle) != NULL;
+    free(needle);
+    free(hay);
+    return m;
+  }
+  if (!strchr(pattern, '/')) {
+    /* Any single component. */
+    for (const char *p = rel;;) {
+      const char *slash = strchr(p, '/');
+      size_t len = slash ? (size_t)(slash - p) : strlen(p);
+      char *comp = tt_xstrndup(p, len);
+      bool m = fnmatch(pattern, comp, FNM_PERIOD) == 0;
+      free(comp);
+      if (m) return true;
+      if (!slash) return false;
+      p = slash + 1;
+    }
+  }
+  if (strstr(pattern, "**")) {
+    if (fnmatch(pattern, rel, 0) == 0) return true;
+    const char *dd = strstr(pattern, "**/");
+    if (dd) {
+      char *shorter = tt_xasprintf("%.*s%s", (int)(dd - pattern), pattern, dd + 3);
+      bool m = tt_glob_match(shorter, rel);
+      free(shorter);
+      return m;
+    }
+    return false;
+  }
+  return fnmatch(pattern, rel, FNM_PATHNAME) == 0;
+}
+
+bool tt_config_wants(const tt_config *c, const char *file) {
+  char abs_dir[PATH_MAX], abs_file[PATH_MAX];
+  if (!realpath(c->dir, abs_dir) || !realpath(file, abs_file)) return true;
+  size_t n = strlen(abs_dir);
+  const char *rel = abs_file;
+  if (strncmp(abs_file, abs_dir, n) == 0 && abs_file[n] == '/') rel = abs_file + n + 1;
+  bool in = c->n_include == 0;
+  for (size_t i = 0; i < c->n_include && !in; i++) in = tt_glob_match(c->include[i], rel);
+  for (size_t i = 0; i < c->n_exclude && in; i++) in = !tt_glob_match(c->exclude[i], rel);
+  return in;
+}

@@ -1,0 +1,50 @@
+/* config.h — `.tiletrans.yaml`, the per-project settings, discovered upward from each
+ * input path.
+ *
+ *   target: hip                 # default --target
+ *   rules: [tools/rules]        # extra rule folders, relative to this file
+ *   include: ["src/"]           # globs relative to this file; default: everything
+ *   exclude: ["third_party/"]
+ *   severity:                   # per-rule overrides: error | warning | note | off
+ *     hip-api-runtime: note
+ */
+#ifndef TT_CONFIG_H
+#define TT_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rules/rulebook.h"
+
+typedef struct tt_config {
+  char *path;             /* the file */
+  char *dir;              /* its folder: globs and rule folders are relative to it */
+  char *target;           /* NULL when not set */
+  char **rule_dirs;       /* resolved against dir */
+  size_t n_rule_dirs;
+  char **include, **exclude;
+  size_t n_include, n_exclude;
+  tt_override *overrides;
+  size_t n_overrides;
+} tt_config;
+
+#define TT_CONFIG_NAME ".tiletrans.yaml"
+
+/* The nearest .tiletrans.yaml in the folder of `path` (or `path` itself when it is a
+ * folder) or any folder above it; NULL when none. Caller frees. */
+char *tt_config_find(const char *path);
+
+/* Loads and validates a config file. Returns NULL with *err (malloc'd, naming file,
+ * line, column and key) on error. Free with tt_config_free. */
+tt_config *tt_config_load(const char *path, char **err);
+void tt_config_free(tt_config *c);
+
+/* True when `file` passes the include/exclude globs. */
+bool tt_config_wants(const tt_config *c, const char *file);
+
+/* Glob matching used for include/exclude: `*` and `?` within a path component, `**`
+ * across components, a trailing `/` matches a folder and everything in it, and a
+ * pattern without `/` matches any single component. `rel` is relative to the config. */
+bool tt_glob_match(const char *pattern, const char *rel);
+
+#endif

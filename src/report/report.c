@@ -1,0 +1,34 @@
+#include "report/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+void tt_file_result_free(tt_file_result *r) {
+  free(r->path);
+  tt_source_free(r->src);
+  tt_findings_free(&r->findings);
+  free(r->error);
+  free(r->new_text);
+  memset(r, 0, sizeof *r);
+}
+
+int tt_format_parse(const char *name, tt_format *out) {
+  static const char *const names[] = {"text", "json", "sarif", "github"};
+  for (int i = 0; i < 4; i++)
+    if (strcmp(name, names[i]) == 0) {
+      *out = (tt_format)i;
+      return 0;
+    }
+  return -1;
+}
+
+void tt_report_write(FILE *out, tt_format fmt, const tt_report *r) {
+  switch (fmt) {
+  case TT_FMT_TEXT: tt_report_text(out, r); break;
+  case TT_FMT_JSON: tt_report_json(out, r); break;
+  case TT_FMT_SARIF: tt_report_sarif(out, r); break;
+  case TT_FMT_GITHUB: tt_report_github(out, r); break;
+  }
+}

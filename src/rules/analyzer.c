@@ -1,0 +1,16 @@
+#include "rules/analyzer.h"
+
+#include <string.h>
+
+extern const tt_analyzer tt_analyzer_rename;
+extern const tt_analyzer tt_analyzer_narrow_store;
+
+static const tt_analyzer *const all[] = {&tt_analyzer_rename, &tt_analyzer_narrow_store};
+
+const tt_analyzer *tt_analyzer_find(const char *name) {
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+    if (strcmp(all[i]->name, name) == 0) return all[i];
+  return NULL;
+}
+
+const char *tt_analyzer_names(void) { return "rename, narrow-store"; }

@@ -1,0 +1,236 @@
+/* narrow-store — a wide value stored in a narrow variable, then used as if narrow.
+ *
+ * The motivating case: CUDA's __ballot_sync returns 32 bits, HIP's __ballot 64. Code
+ * that keeps the result in an `unsigned` and counts it with __popc silently drops lanes
+ * 32-63 on a 64-lane wavefront. A pattern cannot link the declaration to later uses, so
+ * this analyzer does, per function: declarations of a narrow type assigned from a
+ * source call (at initialisation or later), the sink calls that consume them, and sink
+ * calls applied to a source directly. All names come from the rule's options. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/analyzer.h"
+#include "rules/analyzers/opts.h"
+#include "util/util.h"
+
+typedef struct ns_opts {
+  tt_strmap sources, narrow_types, sinks;
+  char *wide_type;
+} ns_opts;
+
+static void free_opts(void *p) {
+  ns_opts *o = p;
+  tt_strmap_free(&o->sources);
+  tt_strmap_free(&o->narrow_types);
+  tt_strmap_free(&o->sinks);
+  free(o->wide_type);
+  free(o);
+}
+
+static void *compile_opts(struct fy_node *opts, char **err, struct fy_node **at) {
+  static const char *const keys[] = {"sources", "narrow_types", "sinks", "wide_type", NULL};
+  ns_opts *o = tt_xcalloc(1, sizeof *o);
+  if (tt_opts_check_keys(opts, keys, err, at) < 0 || tt_opts_set(opts, "sources", &o->sources, err, at) < 0 ||
+      tt_opts_set(opts, "narrow_types", &o->narrow_types, err, at) < 0 ||
+      tt_opts_map(opts, "sinks", &o->sinks, err, at) < 0 ||
+      tt_opts_string(opts, "wide_type", &o->wide_type, err, at) < 0)
+    goto bad;
+  if (!o->sources.n || !o->narrow_types.n || !o->wide_type) {
+    *err = tt_xstrdup("needs `sources`, `narrow_types` and `wide_type`");
+    goto bad;
+  }
+  return o;
+bad:
+  free_opts(o);
+  return NULL;
+}
+
+typedef struct narrow_var {
+  uint32_t name_s, name_e;  /* the variable's name in its declaration */
+  uint32_t type_s, type_e;  /* the declared type */
+  uint32_t src_s, src_e;    /* the source call's name, when assigned from a source */
+} narrow_var;
+
+typedef struct sink_call {
+  uint32_t fn_s, fn_e;      /* the sink's name */
+  uint32_t arg_s, arg_e;    /* its first argument, unwrapped */
+  bool arg_is_source;       /* the argument is itself a source call */
+  uint32_t src_s, src_e;
+} sink_call;
+
+typedef struct scan {
+  const ns_opts *o;
+  const tt_tree *tree;
+  narrow_var *vars;
+  size_t n_vars, vars_cap;
+  sink_call *sinks;
+  size_t n_sinks, sinks_cap;
+} scan;
+
+static const char *text(const scan *s, uint32_t a) { return s->tree->src->text + a; }
+
+static TSNode unwrap(TSNode n) {
+  for (;;) {
+    const char *t = ts_node_type(n);
+    if (!strcmp(t, "parenthesized_expression")) n = ts_node_named_child(n, 0);
+    else if (!strcmp(t, "cast_expression")) n = ts_node_child_by_field_name(n, "value", 5);
+    else return n;
+    if (ts_node_is_null(n)) return n;
+  }
+}
+
+/* When `n` is a call of a function named in `set`, returns its name node. */
+static bool call_of(const scan *s, TSNode n, const tt_strmap *set, TSNode *fn) {
+  n = unwrap(n);
+  if (ts_node_is_null(n) || strcmp(ts_node_type(n), "call_expression")) return false;
+  *fn = ts_node_child_by_field_name(n, "function", 8);
+  if (ts_node_is_null(*fn) || strcmp(ts_node_type(*fn), "identifier")) return false;
+  uint32_t a = ts_node_start_byte(*fn), b = ts_node_end_byte(*fn);
+  return tt_strmap_get(set, text(s, a), b - a) != NULL;
+}
+
+static bool same_text(const scan *s, uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
+  return b - a == d - c && memcmp(text(s, a), text(s, c), b - a) == 0;
+}
+
+static bool is_narrow_type(const scan *s, TSNode type) {
+  /* Compare with whitespace runs collapsed: `unsigned  int` is `unsigned int`. */
+  tt_buf norm = {0};
+  uint32_t a = ts_node_start_byte(type), b = ts_node_end_byte(type);
+  for (uint32_t i = a; i < b; i++) {
+    char c = *text(s, i);
+    bool ws = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    if (ws && norm.len && norm.data[norm.len - 1] != ' ') tt_buf_putc(&norm, ' ');
+    else if (!ws) tt_buf_putc(&norm, c);
+  }
+  bool narrow = norm.data && tt_strmap_get(&s->o->narrow_types, norm.data, norm.len);
+  tt_buf_free(&norm);
+  return narrow;
+}
+
+static void add_declaration(scan *s, TSNode decl) {
+  TSNode type = ts_node_child_by_field_name(decl, "type", 4);
+  if (ts_node_is_null(type) || !is_narrow_type(s, type)) return;
+  uint32_t k = ts_node_named_child_count(decl);
+  for (uint32_t i = 0; i < k; i++) {
+    TSNode d = ts_node_named_child(decl, i), name = d, value = {0}, fn;
+    if (!strcmp(ts_node_type(d), "init_declarator")) {
+      name = ts_node_child_by_field_name(d, "declarator", 10);
+      value = ts_node_child_by_field_name(d, "value", 5);
+    }
+    if (ts_node_is_null(name) || strcmp(ts_node_type(name), "identifier")) continue;
+    narrow_var v = {ts_node_start_byte(name), ts_node_end_byte(name), ts_node_start_byte(type),
+                    ts_node_end_byte(type), 0, 0};
+    if (!ts_node_is_null(value) && call_of(s, value, &s->o->sources, &fn))
+      v.src_s = ts_node_start_byte(fn), v.src_e = ts_node_end_byte(fn);
+    TT_PUSH(s->vars, s->n_vars, s->vars_cap, v);
+  }
+}
+
+/* `x = source(...)` marks the latest narrow declaration of x as holding a wide value. */
+static void add_assignment(scan *s, TSNode as) {
+  TSNode left = ts_node_child_by_field_name(as, "left", 4), right = ts_node_child_by_field_name(as, "right", 5), fn;
+  if (ts_node_is_null(left) || strcmp(ts_node_type(left), "identifier")) return;
+  if (ts_node_is_null(right) || !call_of(s, right, &s->o->sources, &fn)) return;
+  uint32_t a = ts_node_start_byte(left), b = ts_node_end_byte(left);
+  for (size_t i = s->n_vars; i-- > 0;)
+    if (same_text(s, s->vars[i].name_s, s->vars[i].name_e, a, b)) {
+      if (!s->vars[i].src_e) s->vars[i].src_s = ts_node_start_byte(fn), s->vars[i].src_e = ts_node_end_byte(fn);
+      return;
+    }
+}
+
+static void add_call(scan *s, TSNode call) {
+  TSNode fn, args = ts_node_child_by_field_name(call, "arguments", 9), sfn;
+  if (!call_of(s, call, &s->o->sinks, &fn) || ts_node_is_null(args) || ts_node_named_child_count(args) == 0) return;
+  TSNode arg = unwrap(ts_node_named_child(args, 0));
+  if (ts_node_is_null(arg)) return;
+  sink_call c = {ts_node_start_byte(fn), ts_node_end_byte(fn), ts_node_start_byte(arg), ts_node_end_byte(arg),
+                 false, 0, 0};
+  if (call_of(s, arg, &s->o->sources, &sfn)) {
+    c.arg_is_source = true;
+    c.src_s = ts_node_start_byte(sfn), c.src_e = ts_node_end_byte(sfn);
+  } else if (strcmp(ts_node_type(arg), "identifier")) {
+    return;
+  }
+  TT_PUSH(s->sinks, s->n_sinks, s->sinks_cap, c);
+}
+
+static bool collect(TSNode n, void *ctx) {
+  scan *s = ctx;
+  const char *t = ts_node_type(n);
+  if (!strcmp(t, "declaration")) add_declaration(s, n);
+  else if (!strcmp(t, "assignment_expression")) add_assignment(s, n);
+  else if (!strcmp(t, "call_expression")) add_call(s, n);
+  return true;
+}
+
+typedef struct report_ctx {
+  tt_analyzer_emit emit;
+  void *ud;
+} report_ctx;
+
+static void report_function(scan *s, report_ctx *rc) {
+  const char *wide = s->o->wide_type;
+  for (size_t i = 0; i < s->n_vars; i++) {
+    narrow_var *v = &s->vars[i];
+    if (!v->src_e) continue;
+    tt_edit *edits = tt_xcalloc(1 + s->n_sinks, sizeof *edits);
+    size_t ne = 0;
+    edits[ne++] = (tt_edit){v->type_s, v->type_e, (char *)wide};
+    const char *sink = "", *sink_end = sink;
+    for (size_t j = 0; j < s->n_sinks; j++) {
+      sink_call *c = &s->sinks[j];
+      if (c->arg_is_source || !same_text(s, c->arg_s, c->arg_e, v->name_s, v->name_e)) continue;
+      if (!*sink) sink = text(s, c->fn_s), sink_end = text(s, c->fn_e);
+      edits[ne++] = (tt_edit){c->fn_s, c->fn_e, (char *)tt_strmap_get(&s->o->sinks, text(s, c->fn_s), c->fn_e - c->fn_s)};
+    }
+    tt_binding b[] = {{"var", text(s, v->name_s), v->name_e - v->name_s, v->name_s, v->name_e},
+                      {"type", text(s, v->type_s), v->type_e - v->type_s, v->type_s, v->type_e},
+                      {"source", text(s, v->src_s), v->src_e - v->src_s, v->src_s, v->src_e},
+                      {"sink", sink, (size_t)(sink_end - sink), 0, 0},
+                      {"wide", wide, strlen(wide), v->type_s, v->type_e}};
+    tt_analyzer_hit h = {v->type_s, v->name_e, b, 5, edits, ne, true};
+    rc->emit(rc->ud, &h);
+    free(edits);
+  }
+  for (size_t j = 0; j < s->n_sinks; j++) {
+    sink_call *c = &s->sinks[j];
+    if (!c->arg_is_source) continue;
+    const char *to = tt_strmap_get(&s->o->sinks, text(s, c->fn_s), c->fn_e - c->fn_s);
+    tt_edit e = {c->fn_s, c->fn_e, (char *)to};
+    tt_binding b[] = {{"var", "", 0, 0, 0},
+                      {"type", "", 0, 0, 0},
+                      {"source", text(s, c->src_s), c->src_e - c->src_s, c->src_s, c->src_e},
+                      {"sink", text(s, c->fn_s), c->fn_e - c->fn_s, c->fn_s, c->fn_e},
+                      {"wide", to, strlen(to), c->fn_s, c->fn_e}};
+    tt_analyzer_hit h = {c->fn_s, c->arg_e, b, 5, &e, 1, true};
+    rc->emit(rc->ud, &h);
+  }
+}
+
+typedef struct fn_walk {
+  const ns_opts *o;
+  const tt_tree *tree;
+  report_ctx rc;
+} fn_walk;
+
+static bool on_function(TSNode n, void *ctx) {
+  fn_walk *w = ctx;
+  if (strcmp(ts_node_type(n), "function_definition")) return true;
+  scan s = {.o = w->o, .tree = w->tree};
+  tt_tree_walk(n, collect, &s);
+  report_function(&s, &w->rc);
+  free(s.vars);
+  free(s.sinks);
+  return false; /* nested functions (lambdas) are part of this one's scan */
+}
+
+static void run(const void *opts, const tt_tree *tree, tt_analyzer_emit emit, void *ud) {
+  fn_walk w = {opts, tree, {emit, ud}};
+  tt_tree_walk(ts_tree_root_node(tree->ts), on_function, &w);
+}
+
+static const char *const bindings[] = {"var", "type", "source", "sink", "wide", NULL};
+
+const tt_analyzer tt_analyzer_narrow_store = {"narrow-store", bindings, compile_opts, free_opts, run};

@@ -1,0 +1,316 @@
+#include "rules/predicate.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+typedef enum {
+  P_EQ,
+  P_MATCH,
+  P_ANY_OF,
+  P_INT_EQ,
+  P_INSIDE,
+  P_IN_FUNCTION_MATCH,
+  P_NOT_GUARDED,
+  P_FILE_NOT_MATCH,
+} pred_kind;
+
+struct tt_pred {
+  pred_kind kind;
+  bool negate;
+  uint32_t capture;       /* the first argument, always a capture */
+  int64_t other_capture;  /* P_EQ against a capture; -1 otherwise */
+  char **strings;         /* string arguments */
+  size_t n_strings;
+  uint64_t *ints;         /* P_INT_EQ values */
+  pcre2_code *re;         /* P_MATCH, P_IN_FUNCTION_MATCH, P_FILE_NOT_MATCH */
+};
+
+static const struct {
+  const char *name;
+  pred_kind kind;
+  bool negate;
+} pred_names[] = {
+    {"eq?", P_EQ, false},
+    {"not-eq?", P_EQ, true},
+    {"match?", P_MATCH, false},
+    {"not-match?", P_MATCH, true},
+    {"any-of?", P_ANY_OF, false},
+    {"not-any-of?", P_ANY_OF, true},
+    {"tt-int-eq?", P_INT_EQ, false},
+    {"tt-inside?", P_INSIDE, false},
+    {"tt-not-inside?", P_INSIDE, true},
+    {"tt-in-function-match?", P_IN_FUNCTION_MATCH, false},
+    {"tt-not-in-function-match?", P_IN_FUNCTION_MATCH, true},
+    {"tt-not-guarded?", P_NOT_GUARDED, false},
+    {"tt-file-not-match?", P_FILE_NOT_MATCH, false},
+};
+
+bool tt_parse_int_literal(const char *s, size_t n, uint64_t *v) {
+  /* Strip integer suffixes (u, l, ll, z in any case and order). */
+  while (n > 0 && strchr("uUlLzZ", s[n - 1])) n--;
+  if (n == 0) return false;
+  unsigned base = 10;
+  size_t i = 0;
+  if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) base = 16, i = 2;
+  else if (n > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) base = 2, i = 2;
+  else if (n > 1 && s[0] == '0') base = 8, i = 1;
+  uint64_t acc = 0;
+  bool any = false;
+  for (; i < n; i++) {
+    char c = s[i];
+    if (c == '\'') continue;
+    unsigned d;
+    if (c >= '0' && c <= '9') d = (unsigned)(c - '0');
+    else if (c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
+    else if (c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
+    else return false;
+    if (d >= base) return false;
+    acc = acc * base + d;
+    any = true;
+  }
+  if (!any && base != 8) return false;
+  *v = acc;
+  return true;
+}
+
+static void pred_clear(tt_pred *p) {
+  for (size_t i = 0; i < p->n_strings; i++) free(p->strings[i]);
+  free(p->strings);
+  free(p->ints);
+  if (p->re) pcre2_code_free(p->re);
+}
+
+void tt_preds_free(tt_pred_list *pl) {
+  for (size_t i = 0; i < pl->n; i++) pred_clear(&pl->items[i]);
+  free(pl->items);
+  pl->items = NULL;
+  pl->n = 0;
+}
+
+static pcre2_code *compile_re(const char *pattern, char **err) {
+  int code;
+  PCRE2_SIZE off;
+  pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
+  if (!re) {
+    PCRE2_UCHAR msg[256];
+    pcre2_get_error_message(code, msg, sizeof msg);
+    *err = tt_xasprintf("bad regex \"%s\" at offset %zu: %s", pattern, (size_t)off, (char *)msg);
+    return NULL;
+  }
+  pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* best effort: interpreted when it fails */
+  return re;
+}
+
+static int compile_one(const TSQuery *q, const char *name, const TSQueryPredicateStep *args,
+                       uint32_t n_args, tt_pred *p, char **err) {
+  size_t k;
+  for (k = 0; k < sizeof pred_names / sizeof *pred_names; k++)
+    if (strcmp(name, pred_names[k].name) == 0) break;
+  if (k == sizeof pred_names / sizeof *pred_names) {
+    *err = tt_xasprintf("unknown predicate #%s (see docs/rule-format.md)", name);
+    return -1;
+  }
+  memset(p, 0, sizeof *p);
+  p->kind = pred_names[k].kind;
+  p->negate = pred_names[k].negate;
+  p->other_capture = -1;
+  if (n_args < 1 || args[0].type != TSQueryPredicateStepTypeCapture) {
+    *err = tt_xasprintf("#%s needs a capture as its first argument", name);
+    return -1;
+  }
+  p->capture = args[0].value_id;
+  size_t cap = 0;
+  for (uint32_t i = 1; i < n_args; i++) {
+    if (args[i].type == TSQueryPredicateStepTypeCapture) {
+      if (p->kind == P_EQ && i == 1 && n_args == 2) {
+        p->other_capture = args[i].value_id;
+        continue;
+      }
+      *err = tt_xasprintf("#%s takes strings after its capture", name);
+      return -1;
+    }
+    uint32_t len;
+    const char *s = ts_query_string_value_for_id(q, args[i].value_id, &len);
+    TT_PUSH(p->strings, p->n_strings, cap, tt_xstrndup(s, len));
+  }
+  bool one_string = p->n_strings == 1;
+  switch (p->kind) {
+  case P_EQ:
+    if (p->other_capture < 0 && !one_string) goto arity;
+    break;
+  case P_MATCH:
+  case P_IN_FUNCTION_MATCH:
+  case P_FILE_NOT_MATCH:
+    if (!one_string) goto arity;
+    if (!(p->re = compile_re(p->strings[0], err))) return -1;
+    break;
+  case P_INT_EQ:
+    if (p->n_strings == 0) goto arity;
+    p->ints = tt_xcalloc(p->n_strings, sizeof *p->ints);
+    for (size_t i = 0; i < p->n_strings; i++)
+      if (!tt_parse_int_literal(p->strings[i], strlen(p->strings[i]), &p->ints[i])) {
+        *err = tt_xasprintf("#%s: \"%s\" is not an integer", name, p->strings[i]);
+        return -1;
+      }
+    break;
+  case P_ANY_OF:
+  case P_INSIDE:
+  case P_NOT_GUARDED:
+    if (p->n_strings == 0) goto arity;
+    break;
+  }
+  return 0;
+arity:
+  *err = tt_xasprintf("#%s: wrong number of arguments", name);
+  return -1;
+}
+
+int tt_preds_compile(const TSQuery *q, uint32_t pattern, tt_pred_list *out, char **err) {
+  uint32_t n_steps;
+  const TSQueryPredicateStep *steps = ts_query_predicates_for_pattern(q, pattern, &n_steps);
+  size_t cap = 0;
+  memset(out, 0, sizeof *out);
+  for (uint32_t i = 0; i < n_steps;) {
+    uint32_t j = i;
+    while (j < n_steps && steps[j].type != TSQueryPredicateStepTypeDone) j++;
+    if (steps[i].type != TSQueryPredicateStepTypeString) {
+      *err = tt_xstrdup("a predicate must start with its name");
+      tt_preds_free(out);
+      return -1;
+    }
+    uint32_t len;
+    const char *name = ts_query_string_value_for_id(q, steps[i].value_id, &len);
+    tt_pred p;
+    if (compile_one(q, name, steps + i + 1, j - i - 1, &p, err) < 0) {
+      pred_clear(&p);
+      tt_preds_free(out);
+      return -1;
+    }
+    TT_PUSH(out->items, out->n, cap, p);
+    i = j + 1;
+  }
+  return 0;
+}
+
+/* --- evaluation ------------------------------------------------------------------- */
+
+static const char *node_text(const tt_tree *t, TSNode n, size_t *len) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  *len = e - s;
+  return t->src->text + s;
+}
+
+static bool re_matches(const pcre2_code *re, const char *s, size_t n) {
+  pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
+  int rc = pcre2_match(re, (PCRE2_SPTR)s, n, 0, 0, md, NULL);
+  pcre2_match_data_free(md);
+  return rc >= 0;
+}
+
+static bool has_ancestor(TSNode n, char *const *types, size_t n_types) {
+  for (TSNode a = ts_node_parent(n); !ts_node_is_null(a); a = ts_node_parent(a)) {
+    const char *t = ts_node_type(a);
+    for (size_t i = 0; i < n_types; i++)
+      if (strcmp(t, types[i]) == 0) return true;
+  }
+  return false;
+}
+
+static TSNode enclosing_function(TSNode n) {
+  for (TSNode a = ts_node_parent(n); !ts_node_is_null(a); a = ts_node_parent(a))
+    if (strcmp(ts_node_type(a), "function_definition") == 0) return a;
+  return (TSNode){0};
+}
+
+static bool text_mentions(const char *s, size_t n, const char *word) {
+  size_t w = strlen(word);
+  for (size_t i = 0; i + w <= n; i++) {
+    if (memcmp(s + i, word, w) != 0) continue;
+    bool left = i == 0 || !(s[i - 1] == '_' || (s[i - 1] >= '0' && s[i - 1] <= '9') ||
+                            ((s[i - 1] | 32) >= 'a' && (s[i - 1] | 32) <= 'z'));
+    char r = i + w < n ? s[i + w] : ' ';
+    bool right = !(r == '_' || (r >= '0' && r <= '9') || ((r | 32) >= 'a' && (r | 32) <= 'z'));
+    if (left && right) return true;
+  }
+  return false;
+}
+
+/* True when `n` lies in a preprocessor conditional whose condition names one of the
+ * words: the code was already written per platform. */
+static bool is_guarded(const tt_tree *t, TSNode n, char *const *names, size_t n_names) {
+  for (TSNode a = ts_node_parent(n); !ts_node_is_null(a); a = ts_node_parent(a)) {
+    const char *type = ts_node_type(a);
+    if (strncmp(type, "preproc_if", 10) != 0 && strncmp(type, "preproc_elif", 12) != 0) continue;
+    TSNode cond = ts_node_child_by_field_name(a, "condition", 9);
+    if (ts_node_is_null(cond)) cond = ts_node_child_by_field_name(a, "name", 4);
+    if (ts_node_is_null(cond)) continue;
+    size_t len;
+    const char *s = node_text(t, cond, &len);
+    for (size_t i = 0; i < n_names; i++)
+      if (text_mentions(s, len, names[i])) return true;
+  }
+  return false;
+}
+
+static bool holds_for_node(const tt_pred *p, TSNode node, const TSQueryMatch *m, const tt_tree *t) {
+  size_t len;
+  const char *s = node_text(t, node, &len);
+  switch (p->kind) {
+  case P_EQ:
+    if (p->other_capture >= 0) {
+      for (uint16_t i = 0; i < m->capture_count; i++)
+        if (m->captures[i].index == (uint32_t)p->other_capture) {
+          size_t olen;
+          const char *o = node_text(t, m->captures[i].node, &olen);
+          return olen == len && memcmp(o, s, len) == 0;
+        }
+      return false;
+    }
+    return strlen(p->strings[0]) == len && memcmp(p->strings[0], s, len) == 0;
+  case P_MATCH:
+    return re_matches(p->re, s, len);
+  case P_ANY_OF:
+    for (size_t i = 0; i < p->n_strings; i++)
+      if (strlen(p->strings[i]) == len && memcmp(p->strings[i], s, len) == 0) return true;
+    return false;
+  case P_INT_EQ: {
+    uint64_t v;
+    if (!tt_parse_int_literal(s, len, &v)) return false;
+    for (size_t i = 0; i < p->n_strings; i++)
+      if (p->ints[i] == v) return true;
+    return false;
+  }
+  case P_INSIDE:
+    return has_ancestor(node, p->strings, p->n_strings);
+  case P_IN_FUNCTION_MATCH: {
+    TSNode f = enclosing_function(node);
+    if (ts_node_is_null(f)) return false;
+    const char *fs = node_text(t, f, &len);
+    return re_matches(p->re, fs, len);
+  }
+  case P_NOT_GUARDED:
+    return !is_guarded(t, node, p->strings, p->n_strings);
+  case P_FILE_NOT_MATCH:
+    return !re_matches(p->re, t->src->text, t->src->len);
+  }
+  return false;
+}
+
+bool tt_preds_hold(const tt_pred_list *pl, const TSQueryMatch *m, const tt_tree *tree) {
+  for (size_t i = 0; i < pl->n; i++) {
+    const tt_pred *p = &pl->items[i];
+    bool seen = false, all = true;
+    for (uint16_t c = 0; c < m->capture_count && all; c++) {
+      if (m->captures[c].index != p->capture) continue;
+      seen = true;
+      all = holds_for_node(p, m->captures[c].node, m, tree) != p->negate;
+    }
+    /* A predicate on a capture absent from this match (an optional one) holds. */
+    if (seen && !all) return false;
+  }
+  return true;
+}

@@ -1,0 +1,104 @@
+#include "rules/rewrite.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "parser/tree.h"
+#include "rules/edit.h"
+#include "rules/match.h"
+#include "util/fs.h"
+#include "util/util.h"
+
+/* Fixes can enable further fixes (a renamed call now matches a mask rule); rounds stop
+ * when nothing changes. The bound catches rules whose fixes undo each other. */
+#define TT_REWRITE_MAX_ROUNDS 8
+
+void tt_rewrite_result_free(tt_rewrite_result *r) {
+  free(r->text);
+  tt_findings_free(&r->findings);
+  memset(r, 0, sizeof *r);
+}
+
+int tt_rewrite_text(const tt_rulebook *book, const tt_selection *sel, const char *path, tt_lang lang,
+                    const char *text, size_t len, tt_rewrite_result *out, char **err) {
+  memset(out, 0, sizeof *out);
+  if (!tt_lang_grammar(lang)) {
+    *err = tt_xasprintf("%s: no parser for this file's language", path);
+    return -1;
+  }
+  char *cur = tt_xstrndup(text, len);
+  size_t cur_len = len;
+  out->converged = 1;
+  for (int round = 0;; round++) {
+    tt_source *src = tt_source_new(path, cur, cur_len, lang);
+    if (!src) {
+      free(cur);
+      *err = tt_xasprintf("%s: file too large", path);
+      return -1;
+    }
+    tt_tree *tree = tt_tree_parse(src);
+    tt_findings fs = {0};
+    tt_match_tree(book, sel, tree, &fs);
+    size_t new_len = 0;
+    char *next = tt_edits_apply(tree, &fs, &new_len);
+    /* Report the first round in full; later rounds only add what they could not fix. */
+    if (round == 0) {
+      tt_findings_move(&out->findings, &fs);
+    } else {
+      for (size_t i = 0; i < fs.n; i++) {
+        if (fs.items[i].fix_status == TT_FIX_APPLIED || !fs.items[i].has_fix) continue;
+        TT_PUSH(out->findings.items, out->findings.n, out->findings.cap, fs.items[i]);
+        memset(&fs.items[i], 0, sizeof fs.items[i]);
+      }
+      tt_findings_free(&fs);
+    }
+    tt_tree_free(tree);
+    bool changed = next && (new_len != cur_len || memcmp(next, src->text, new_len) != 0);
+    if (!changed || round + 1 == TT_REWRITE_MAX_ROUNDS) {
+      out->converged = !changed;
+      out->rounds = round + 1;
+      if (changed) {
+        tt_source_free(src);
+        cur = next;
+        cur_len = new_len;
+      } else {
+        free(next);
+        src->text = NULL; /* keep cur: it is the result */
+        tt_source_free(src);
+      }
+      break;
+    }
+    src->text = NULL;
+    tt_source_free(src);
+    free(cur);
+    cur = next;
+    cur_len = new_len;
+  }
+  out->text = cur;
+  out->len = cur_len;
+  out->changed = cur_len != len || memcmp(cur, text, len) != 0;
+  return 0;
+}
+
+char *tt_translate_file(const char *path, const char *target, const char *rules_dir, size_t *out_len,
+                        char **err) {
+  const char *dir = rules_dir ? rules_dir : TT_DEFAULT_RULES_DIR;
+  tt_rulebook *book = tt_rulebook_load(&dir, 1, err);
+  if (!book) return NULL;
+  char *text = NULL;
+  size_t len = 0;
+  char *result = NULL;
+  if (tt_fs_read(path, &text, &len, err) == 0) {
+    tt_selection sel = {.target = target};
+    tt_rewrite_result r;
+    if (tt_rewrite_text(book, &sel, path, tt_lang_from_path(path), text, len, &r, err) == 0) {
+      result = r.text;
+      *out_len = r.len;
+      r.text = NULL;
+      tt_rewrite_result_free(&r);
+    }
+  }
+  free(text);
+  tt_rulebook_free(book);
+  return result;
+}

@@ -1,0 +1,40 @@
+/* rewrite.h — apply a rulebook's fixes to one source text, to a fixpoint.
+ *
+ * This is the translation entry point used by `tiletrans rewrite` and by the checker
+ * (`tiletrans check` translates a spec's source when no candidate is given). */
+#ifndef TT_REWRITE_H
+#define TT_REWRITE_H
+
+#include <stddef.h>
+#include "rules/finding.h"
+#include "rules/rulebook.h"
+
+/* The outcome of rewriting one text. Owns every pointer in it; free with
+ * tt_rewrite_result_free. */
+typedef struct tt_rewrite_result {
+  char *text;              /* the rewritten text (NUL-terminated; may contain NULs) */
+  size_t len;
+  int changed;             /* 1 when text differs from the input */
+  int rounds;              /* fix-apply-reparse rounds run */
+  int converged;           /* 0 when the round limit was hit while edits kept coming */
+  tt_findings findings;    /* findings of the first round (with fixes), plus notes for
+                              edits refused (conflict, syntax error) */
+} tt_rewrite_result;
+
+/* Rewrites `text` (len bytes) as file `path` in language `lang` with every fix of the
+ * rules in `book` that apply (see tt_rulebook_select). Never fails on malformed input:
+ * regions the parser could not parse are left as they are and reported. Returns 0, or
+ * -1 with *err set (malloc'd; caller frees) when the language has no parser. */
+int tt_rewrite_text(const tt_rulebook *book, const tt_selection *sel, const char *path,
+                    tt_lang lang, const char *text, size_t len,
+                    tt_rewrite_result *out, char **err);
+
+void tt_rewrite_result_free(tt_rewrite_result *r);
+
+/* Convenience for the checker: translate a CUDA file to HIP with the default rulebook
+ * (or `rules_dir` when not NULL). Returns the malloc'd text (caller frees) or NULL with
+ * *err set (malloc'd). */
+char *tt_translate_file(const char *path, const char *target, const char *rules_dir,
+                        size_t *out_len, char **err);
+
+#endif

@@ -1,0 +1,197 @@
+#include "rules/rulebook.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/rule_load.h"
+#include "util/fs.h"
+#include "util/util.h"
+
+typedef struct load_ctx {
+  tt_rulebook *book;
+  size_t cap;
+  tt_buf errors;
+} load_ctx;
+
+static bool is_rule_file(const char *path, void *ctx) {
+  return tt_str_ends_with(path, ".yaml") || tt_str_ends_with(path, ".yml");
+}
+
+static void load_one(const char *path, void *vctx) {
+  load_ctx *ctx = vctx;
+  char *err = NULL;
+  tt_rule *r = tt_rule_load(path, &err);
+  if (!r) {
+    tt_buf_printf(&ctx->errors, "%s\n", err);
+    free(err);
+    return;
+  }
+  TT_PUSH(ctx->book->rules, ctx->book->n_rules, ctx->cap, r);
+}
+
+static int cmp_rule(const void *a, const void *b) {
+  return strcmp((*(tt_rule *const *)a)->id, (*(tt_rule *const *)b)->id);
+}
+
+void tt_queryset_free(tt_queryset *qs) {
+  if (qs->query) ts_query_delete(qs->query);
+  for (uint32_t i = 0; i < qs->n_patterns; i++) tt_preds_free(&qs->preds[i]);
+  free(qs->preds);
+  free(qs->pattern_rule);
+  free(qs->range_capture);
+  memset(qs, 0, sizeof *qs);
+}
+
+static int64_t capture_id(const TSQuery *q, const char *name) {
+  uint32_t n = ts_query_capture_count(q);
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t len;
+    const char *s = ts_query_capture_name_for_id(q, i, &len);
+    if (strlen(name) == len && memcmp(s, name, len) == 0) return i;
+  }
+  return -1;
+}
+
+/* The name of the capture that locates a rule's findings: `range:`, else `match`,
+ * else the rule's first capture. */
+static const char *range_name(const tt_rule *r) {
+  if (r->range_capture) return r->range_capture;
+  if (capture_id(r->query, "match") >= 0) return "match";
+  uint32_t len;
+  return ts_query_capture_name_for_id(r->query, 0, &len);
+}
+
+/* Compiles `text` (the concatenated queries of `rules`) and maps patterns to rules. */
+static int queryset_build(tt_queryset *qs, tt_lang lang, const char *text, const tt_rule *const *rules,
+                          size_t n_rules, char **err) {
+  uint32_t off;
+  TSQueryError qerr;
+  memset(qs, 0, sizeof *qs);
+  qs->query = ts_query_new(tt_lang_grammar(lang), text, (uint32_t)strlen(text), &off, &qerr);
+  if (!qs->query) {
+    *err = tt_xasprintf("combining the %s rules into one query failed at byte %u", tt_lang_name(lang), off);
+    return -1;
+  }
+  qs->n_patterns = ts_query_pattern_count(qs->query);
+  qs->pattern_rule = tt_xcalloc(qs->n_patterns, sizeof *qs->pattern_rule);
+  qs->preds = tt_xcalloc(qs->n_patterns, sizeof *qs->preds);
+  qs->range_capture = tt_xcalloc(qs->n_patterns, sizeof *qs->range_capture);
+  uint32_t p = 0;
+  for (size_t i = 0; i < n_rules; i++) {
+    uint32_t k = ts_query_pattern_count(rules[i]->query);
+    int64_t cap = capture_id(qs->query, range_name(rules[i]));
+    for (uint32_t j = 0; j < k && p < qs->n_patterns; j++, p++) {
+      qs->pattern_rule[p] = rules[i];
+      qs->range_capture[p] = cap;
+    }
+  }
+  if (p != qs->n_patterns) {
+    *err = tt_xasprintf("internal: %s patterns do not line up with their rules", tt_lang_name(lang));
+    return -1;
+  }
+  for (p = 0; p < qs->n_patterns; p++)
+    if (tt_preds_compile(qs->query, p, &qs->preds[p], err) < 0) return -1;
+  return 0;
+}
+
+int tt_queryset_init_rule(tt_queryset *qs, const tt_rule *rule, char **err) {
+  int rc = queryset_build(qs, rule->language, rule->query_text, &rule, 1, err);
+  if (rc < 0) tt_queryset_free(qs);
+  return rc;
+}
+
+static int build_lang(tt_rulebook *book, tt_lang lang, char **err) {
+  tt_buf text = {0};
+  const tt_rule **rules = NULL;
+  size_t n = 0, cap = 0;
+  for (size_t i = 0; i < book->n_rules; i++) {
+    const tt_rule *r = book->rules[i];
+    if (r->language != lang || !r->query) continue;
+    tt_buf_puts(&text, r->query_text);
+    tt_buf_putc(&text, '\n');
+    TT_PUSH(rules, n, cap, r);
+  }
+  int rc = 0;
+  if (n) rc = queryset_build(&book->by_lang[lang], lang, text.data, rules, n, err);
+  tt_buf_free(&text);
+  free(rules);
+  return rc;
+}
+
+tt_rulebook *tt_rulebook_load(const char *const *dirs, size_t n_dirs, char **err) {
+  load_ctx ctx = {.book = tt_xcalloc(1, sizeof(tt_rulebook))};
+  for (size_t i = 0; i < n_dirs; i++) {
+    char *werr = NULL;
+    if (!tt_fs_is_dir(dirs[i])) {
+      tt_buf_printf(&ctx.errors, "%s: not a rules folder\n", dirs[i]);
+      continue;
+    }
+    if (tt_fs_walk(dirs[i], is_rule_file, load_one, &ctx, &werr) < 0) {
+      tt_buf_printf(&ctx.errors, "%s\n", werr);
+      free(werr);
+    }
+  }
+  tt_rulebook *book = ctx.book;
+  if (book->n_rules > 1) qsort(book->rules, book->n_rules, sizeof *book->rules, cmp_rule);
+  for (size_t i = 1; i < book->n_rules; i++)
+    if (strcmp(book->rules[i]->id, book->rules[i - 1]->id) == 0)
+      tt_buf_printf(&ctx.errors, "%s: duplicate rule id `%s` (also in %s)\n", book->rules[i]->file,
+                    book->rules[i]->id, book->rules[i - 1]->file);
+  for (int lang = 1; lang < TT_LANG_COUNT && ctx.errors.len == 0; lang++) {
+    char *berr = NULL;
+    if (build_lang(book, (tt_lang)lang, &berr) < 0) {
+      tt_buf_printf(&ctx.errors, "%s\n", berr);
+      free(berr);
+    }
+  }
+  if (ctx.errors.len) {
+    ctx.errors.data[--ctx.errors.len] = '\0'; /* drop the last newline */
+    *err = tt_buf_steal(&ctx.errors);
+    tt_rulebook_free(book);
+    return NULL;
+  }
+  return book;
+}
+
+void tt_rulebook_free(tt_rulebook *book) {
+  if (!book) return;
+  for (int l = 0; l < TT_LANG_COUNT; l++) tt_queryset_free(&book->by_lang[l]);
+  for (size_t i = 0; i < book->n_rules && !book->borrowed; i++) tt_rule_free(book->rules[i]);
+  free(book->rules);
+  free(book);
+}
+
+tt_rulebook *tt_rulebook_of_rule(const tt_rule *rule, char **err) {
+  tt_rulebook *book = tt_xcalloc(1, sizeof *book);
+  book->borrowed = true;
+  book->rules = tt_xcalloc(1, sizeof *book->rules);
+  book->rules[0] = (tt_rule *)rule;
+  book->n_rules = 1;
+  if (rule->query && tt_queryset_init_rule(&book->by_lang[rule->language], rule, err) < 0) {
+    tt_rulebook_free(book);
+    return NULL;
+  }
+  return book;
+}
+
+const tt_rule *tt_rulebook_find(const tt_rulebook *book, const char *id) {
+  size_t lo = 0, hi = book->n_rules;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(book->rules[mid]->id, id);
+    if (c == 0) return book->rules[mid];
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return NULL;
+}
+
+tt_severity tt_selection_severity(const tt_selection *sel, const tt_rule *rule) {
+  if (!sel) return rule->severity;
+  if (sel->target && strcmp(sel->target, rule->target) != 0) return TT_SEV_OFF;
+  if (sel->fixable_only && !rule->has_fix) return TT_SEV_OFF;
+  tt_severity s = rule->severity;
+  for (size_t i = 0; i < sel->n_overrides; i++)
+    if (strcmp(sel->overrides[i].rule_id, rule->id) == 0) s = sel->overrides[i].severity;
+  return s;
+}

@@ -1,0 +1,66 @@
+/* rulebook.h — every rule of a run, loaded once, with one combined query per language.
+ *
+ * All query rules of a language are compiled into one tree-sitter query so that a
+ * file is walked once for all of them (pattern index → rule). The rulebook is
+ * immutable after loading and may be shared by threads. */
+#ifndef TT_RULEBOOK_H
+#define TT_RULEBOOK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "parser/tree.h"
+#include "rules/predicate.h"
+#include "rules/rule.h"
+
+/* A compiled query with, per pattern, the rule it belongs to and its predicates. */
+typedef struct tt_queryset {
+  TSQuery *query;
+  uint32_t n_patterns;
+  const tt_rule **pattern_rule;
+  tt_pred_list *preds;
+  int64_t *range_capture;   /* per pattern: capture id of the finding's range, -1: widest */
+} tt_queryset;
+
+typedef struct tt_rulebook {
+  tt_rule **rules;          /* owned, sorted by id */
+  size_t n_rules;
+  tt_queryset by_lang[TT_LANG_COUNT];
+  bool borrowed;            /* rules belong to someone else (tt_rulebook_of_rule) */
+} tt_rulebook;
+
+/* Loads every *.yaml / *.yml file under each folder of `dirs` (n_dirs entries), in
+ * sorted order. On error returns NULL with *err (malloc'd) listing every bad file, one
+ * "path:line:col: message" per line. Duplicate ids are errors. Free with
+ * tt_rulebook_free. */
+tt_rulebook *tt_rulebook_load(const char *const *dirs, size_t n_dirs, char **err);
+void tt_rulebook_free(tt_rulebook *book);
+
+/* A rulebook holding only `rule`, which it borrows (the rule must outlive it); for
+ * running one rule's fixes alone. NULL with *err on failure. */
+tt_rulebook *tt_rulebook_of_rule(const tt_rule *rule, char **err);
+
+const tt_rule *tt_rulebook_find(const tt_rulebook *book, const char *id);
+
+/* Builds a query set for a single rule (query rules only); returns 0 or -1 with *err. */
+int tt_queryset_init_rule(tt_queryset *qs, const tt_rule *rule, char **err);
+void tt_queryset_free(tt_queryset *qs);
+
+/* Severity overrides and filters for a run. */
+typedef struct tt_override {
+  char *rule_id;
+  tt_severity severity;     /* TT_SEV_OFF disables the rule */
+} tt_override;
+
+typedef struct tt_selection {
+  const char *target;           /* NULL: every target */
+  const tt_override *overrides; /* later entries win */
+  size_t n_overrides;
+  bool fixable_only;            /* only rules with a fix (rewrite) */
+} tt_selection;
+
+/* The severity `rule` has in this run, or TT_SEV_OFF when it does not run. A NULL
+ * selection selects every rule at its own severity. */
+tt_severity tt_selection_severity(const tt_selection *sel, const tt_rule *rule);
+
+#endif

@@ -1,0 +1,189 @@
+#include "util/fs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+static int fail(char **err, const char *what, const char *path) {
+  if (err) *err = tt_xasprintf("%s: %s: %s", path, what, strerror(errno));
+  return -1;
+}
+
+static int read_fd(int fd, char **out, size_t *len) {
+  tt_buf b = {0};
+  char chunk[1 << 16];
+  for (;;) {
+    ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      tt_buf_free(&b);
+      return -1;
+    }
+    if (n == 0) break;
+    tt_buf_append(&b, chunk, (size_t)n);
+  }
+  *len = b.len;
+  *out = tt_buf_steal(&b);
+  return 0;
+}
+
+int tt_fs_read(const char *path, char **out, size_t *len, char **err) {
+  if (strcmp(path, "-") == 0) {
+    if (read_fd(0, out, len) < 0) return fail(err, "cannot read", "<stdin>");
+    return 0;
+  }
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return fail(err, "cannot open", path);
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    close(fd);
+    errno = EISDIR;
+    return fail(err, "cannot read", path);
+  }
+  int rc = read_fd(fd, out, len);
+  int saved = errno;
+  close(fd);
+  errno = saved;
+  if (rc < 0) return fail(err, "cannot read", path);
+  return 0;
+}
+
+char *tt_fs_dirname(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) return tt_xstrdup(".");
+  if (slash == path) return tt_xstrdup("/");
+  return tt_xstrndup(path, (size_t)(slash - path));
+}
+
+char *tt_fs_join(const char *dir, const char *rel) {
+  size_t n = strlen(dir);
+  if (n == 0 || strcmp(dir, ".") == 0) return tt_xstrdup(rel);
+  return tt_xasprintf("%s%s%s", dir, dir[n - 1] == '/' ? "" : "/", rel);
+}
+
+static int write_all(int fd, const char *data, size_t len) {
+  while (len) {
+    ssize_t n = write(fd, data, len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return -1;
+    data += n;
+    len -= (size_t)n;
+  }
+  return 0;
+}
+
+int tt_fs_write_atomic(const char *path, const char *data, size_t len, char **err) {
+  mode_t mode = 0644;
+  struct stat st;
+  if (stat(path, &st) == 0) {
+    mode = st.st_mode & 07777;
+    /* A read-only file is the user's statement that it must not change: respect it
+     * even though a rename over it would succeed. */
+    if (access(path, W_OK) != 0) {
+      errno = EACCES;
+      return fail(err, "not writable, left unchanged", path);
+    }
+  }
+  char *dir = tt_fs_dirname(path);
+  char *tmpl = tt_fs_join(dir, ".tiletrans-XXXXXX");
+  free(dir);
+  int fd = mkstemp(tmpl);
+  if (fd < 0) {
+    int rc = fail(err, "cannot create a temporary file beside", path);
+    free(tmpl);
+    return rc;
+  }
+  int rc = 0;
+  if (write_all(fd, data, len) < 0 || fchmod(fd, mode) < 0 || fsync(fd) < 0) {
+    rc = fail(err, "cannot write", path);
+  }
+  if (close(fd) < 0 && rc == 0) rc = fail(err, "cannot write", path);
+  if (rc == 0 && rename(tmpl, path) < 0) rc = fail(err, "cannot replace", path);
+  if (rc != 0) unlink(tmpl);
+  free(tmpl);
+  return rc;
+}
+
+int tt_fs_mkdirs_for(const char *path, char **err) {
+  char *dir = tt_fs_dirname(path);
+  for (char *p = dir + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = '\0';
+    if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+      int rc = fail(err, "cannot create folder", dir);
+      free(dir);
+      return rc;
+    }
+    *p = '/';
+  }
+  int rc = 0;
+  if (mkdir(dir, 0755) < 0 && errno != EEXIST) rc = fail(err, "cannot create folder", dir);
+  free(dir);
+  return rc;
+}
+
+bool tt_fs_is_dir(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool is_skipped_dir(const char *dirpath, const char *name) {
+  if (strcmp(name, ".git") == 0 || strcmp(name, "node_modules") == 0 ||
+      strcmp(name, "_deps") == 0 || strcmp(name, "build") == 0 ||
+      strncmp(name, "build-", 6) == 0 || strncmp(name, "cmake-build-", 12) == 0)
+    return true;
+  char *cache = tt_fs_join(dirpath, "CMakeCache.txt");
+  bool is_build = access(cache, F_OK) == 0;
+  free(cache);
+  return is_build;
+}
+
+static int cmp_names(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void walk_dir(const char *dir, tt_fs_filter want, tt_fs_visit visit, void *ctx) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  char **names = NULL;
+  size_t n = 0, cap = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    TT_PUSH(names, n, cap, tt_xstrdup(e->d_name));
+  }
+  closedir(d);
+  qsort(names, n, sizeof *names, cmp_names);
+  for (size_t i = 0; i < n; i++) {
+    char *path = tt_fs_join(dir, names[i]);
+    struct stat st;
+    if (lstat(path, &st) == 0) {
+      if (S_ISDIR(st.st_mode)) {
+        if (!is_skipped_dir(path, names[i])) walk_dir(path, want, visit, ctx);
+      } else if (S_ISREG(st.st_mode) && want(path, ctx)) {
+        visit(path, ctx);
+      }
+    }
+    free(path);
+    free(names[i]);
+  }
+  free(names);
+}
+
+int tt_fs_walk(const char *root, tt_fs_filter want, tt_fs_visit visit, void *ctx, char **err) {
+  struct stat st;
+  if (stat(root, &st) < 0) return fail(err, "cannot open", root);
+  if (!S_ISDIR(st.st_mode)) {
+    visit(root, ctx);
+    return 0;
+  }
+  walk_dir(root, want, visit, ctx);
+  return 0;
+}

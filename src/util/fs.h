@@ -1,0 +1,37 @@
+/* fs.h — reading files, atomic writes, and walking source trees. */
+#ifndef TT_FS_H
+#define TT_FS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Reads all of `path` ("-" reads standard input) into a malloc'd, NUL-terminated
+ * buffer (*out, caller frees) of *len bytes. Returns 0, or -1 with *err (malloc'd). */
+int tt_fs_read(const char *path, char **out, size_t *len, char **err);
+
+/* Replaces `path` with `data` atomically: writes a temporary file in the same folder,
+ * fsyncs it, gives it the mode of the file it replaces (or 0644 for a new file), then
+ * renames it over `path`. On any failure the original file is untouched and the
+ * temporary file removed. Returns 0, or -1 with *err (malloc'd). */
+int tt_fs_write_atomic(const char *path, const char *data, size_t len, char **err);
+
+/* mkdir -p for the folder part of `path` (the last component is a file name). */
+int tt_fs_mkdirs_for(const char *path, char **err);
+
+bool tt_fs_is_dir(const char *path);
+
+/* Calls `visit(path, ctx)` for every regular file under `root` (recursively, in sorted
+ * order so output is deterministic) for which `want(path, ctx)` holds. Skips `.git`,
+ * `node_modules`, and build folders (named build, build-*, cmake-build-*, _deps, or
+ * holding a CMakeCache.txt). A `root` that is a file is visited as is, whatever its
+ * name. Returns 0, or -1 with *err when root cannot be read. */
+typedef bool (*tt_fs_filter)(const char *path, void *ctx);
+typedef void (*tt_fs_visit)(const char *path, void *ctx);
+int tt_fs_walk(const char *root, tt_fs_filter want, tt_fs_visit visit, void *ctx, char **err);
+
+/* Joins a folder and a relative path with one '/'. Caller frees. */
+char *tt_fs_join(const char *dir, const char *rel);
+/* The folder part of a path ("." when none). Caller frees. */
+char *tt_fs_dirname(const char *path);
+
+#endif

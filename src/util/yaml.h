@@ -1,0 +1,29 @@
+/* yaml.h — small conveniences over libfyaml for reading configuration-like documents
+ * (rule files, .tiletrans.yaml) and reporting errors with file, line and column. */
+#ifndef TT_YAML_H
+#define TT_YAML_H
+
+#include <libfyaml.h>
+#include <stdbool.h>
+
+/* Parses `path` (or `text` when not NULL, with `path` used in messages) into a document
+ * (caller destroys with fy_document_destroy). On a syntax error returns NULL with *err
+ * set (malloc'd) to "path:line:col: message". */
+struct fy_document *tt_yaml_load(const char *path, const char *text, char **err);
+
+/* 1-based line and column of a node: of its first token for scalars, of its first key
+ * or item for collections (libfyaml keeps marks on tokens only). 0 when unknown. */
+void tt_yaml_pos(struct fy_node *n, int *line, int *column);
+
+/* "path:line:col: " + formatted message, for the node (malloc'd). */
+char *tt_yaml_error(const char *path, struct fy_node *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The scalar's text as a new malloc'd string, or NULL when the node is not a scalar. */
+char *tt_yaml_strdup(struct fy_node *n);
+/* "mapping", "sequence" or "scalar". */
+const char *tt_yaml_kind(struct fy_node *n);
+/* True for a block literal/folded scalar (its content starts on the next line). */
+bool tt_yaml_is_block_scalar(struct fy_node *n);
+
+#endif
