@@ -1,21 +1,33 @@
 #include "parser/tree.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/util.h"
 
+/* The region that cannot be trusted around a parse error: error recovery decides how
+ * much text goes into the ERROR node, and a neighbouring expression of the same
+ * statement may have been parsed into something the author did not write. So the
+ * whole innermost statement (or declaration) around it counts, or the ERROR node
+ * itself at top level. */
+static TSNode untrusted_region(TSNode node) {
+  for (TSNode a = ts_node_parent(node); !ts_node_is_null(a); a = ts_node_parent(a)) {
+    const char *type = ts_node_type(a);
+    size_t n = strlen(type);
+    if (strcmp(type, "compound_statement") == 0 || strcmp(type, "translation_unit") == 0 ||
+        strcmp(type, "module") == 0 || strcmp(type, "source_file") == 0 || strcmp(type, "block") == 0)
+      break;
+    if ((n >= 9 && strcmp(type + n - 9, "statement") == 0) || strcmp(type, "declaration") == 0 ||
+        strcmp(type, "field_declaration") == 0)
+      return a;
+  }
+  return node;
+}
+
 static void collect_errors(tt_tree *t, TSNode node, size_t *cap) {
   if (!ts_node_has_error(node)) return;
-  if (ts_node_is_error(node)) {
-    TT_PUSH(t->errors, t->n_errors, *cap,
-            ((tt_span){ts_node_start_byte(node), ts_node_end_byte(node)}));
-    return;
-  }
-  if (ts_node_is_missing(node)) {
-    /* A MISSING token is zero-width; the construct it was missing from is what
-     * cannot be trusted. */
-    TSNode p = ts_node_parent(node);
-    TSNode where = ts_node_is_null(p) ? node : p;
+  if (ts_node_is_error(node) || ts_node_is_missing(node)) {
+    TSNode where = untrusted_region(node);
     TT_PUSH(t->errors, t->n_errors, *cap,
             ((tt_span){ts_node_start_byte(where), ts_node_end_byte(where)}));
     return;

@@ -13,6 +13,24 @@
  * when nothing changes. The bound catches rules whose fixes undo each other. */
 #define TT_REWRITE_MAX_ROUNDS 8
 
+/* A first-round fix refused for a conflict may apply in a later round, once the winner's
+ * edit is in. Per rule, the fixable findings still unapplied in `later` are the ones
+ * left; the other first-round refusals of that rule are marked applied. */
+static void settle_statuses(tt_findings *first, const tt_findings *later) {
+  for (size_t i = 0; i < first->n; i++) {
+    tt_finding *f = &first->items[i];
+    if (!f->has_fix || f->fix_status == TT_FIX_APPLIED) continue;
+    size_t left = 0, earlier = 0;
+    for (size_t k = 0; k < later->n; k++)
+      left += later->items[k].rule == f->rule && later->items[k].has_fix &&
+              later->items[k].fix_status != TT_FIX_APPLIED;
+    for (size_t k = 0; k < i; k++)
+      earlier += first->items[k].rule == f->rule && first->items[k].has_fix &&
+                 first->items[k].fix_status != TT_FIX_APPLIED;
+    if (earlier >= left) f->fix_status = TT_FIX_APPLIED;
+  }
+}
+
 void tt_rewrite_result_free(tt_rewrite_result *r) {
   free(r->text);
   tt_findings_free(&r->findings);
@@ -41,17 +59,11 @@ int tt_rewrite_text(const tt_rulebook *book, const tt_selection *sel, const char
     tt_match_tree(book, sel, tree, &fs);
     size_t new_len = 0;
     char *next = tt_edits_apply(tree, &fs, &new_len);
-    /* Report the first round in full; later rounds only add what they could not fix. */
-    if (round == 0) {
-      tt_findings_move(&out->findings, &fs);
-    } else {
-      for (size_t i = 0; i < fs.n; i++) {
-        if (fs.items[i].fix_status == TT_FIX_APPLIED || !fs.items[i].has_fix) continue;
-        TT_PUSH(out->findings.items, out->findings.n, out->findings.cap, fs.items[i]);
-        memset(&fs.items[i], 0, sizeof fs.items[i]);
-      }
-      tt_findings_free(&fs);
-    }
+    /* Findings are reported in the coordinates of the input, so the first round's are
+     * kept; later rounds only tell which of its refused fixes went through after all. */
+    if (round == 0) tt_findings_move(&out->findings, &fs);
+    else settle_statuses(&out->findings, &fs);
+    tt_findings_free(&fs);
     tt_tree_free(tree);
     bool changed = next && (new_len != cur_len || memcmp(next, src->text, new_len) != 0);
     if (!changed || round + 1 == TT_REWRITE_MAX_ROUNDS) {

@@ -85,8 +85,9 @@ int tt_fs_write_atomic(const char *path, const char *data, size_t len, char **er
   if (stat(path, &st) == 0) {
     mode = st.st_mode & 07777;
     /* A read-only file is the user's statement that it must not change: respect it
-     * even though a rename over it would succeed. */
-    if (access(path, W_OK) != 0) {
+     * even though a rename over it would succeed, and even for root (whom access(2)
+     * lets write anything), so look at the mode bits too. */
+    if (access(path, W_OK) != 0 || (st.st_mode & 0222) == 0) {
       errno = EACCES;
       return fail(err, "not writable, left unchanged", path);
     }
