@@ -30,8 +30,8 @@ static int cmp_chosen(const void *a, const void *b) {
   return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* Fix order: findings are already sorted by position then rule id (tt_findings_sort). */
 char *tt_edits_apply(const tt_tree *tree, tt_findings *fs, size_t *out_len) {
+  tt_findings_sort(fs); /* fix order: position, then rule id */
   chosen *ch = NULL;
   size_t n = 0, cap = 0;
   for (size_t i = 0; i < fs->n; i++) {

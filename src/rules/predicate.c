@@ -69,6 +69,7 @@ bool tt_parse_int_literal(const char *s, size_t n, uint64_t *v) {
     else if (c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
     else return false;
     if (d >= base) return false;
+    if (acc > (UINT64_MAX - d) / base) return false; /* wider than 64 bits: not a match */
     acc = acc * base + d;
     any = true;
   }

@@ -82,6 +82,7 @@ char *tt_template_unknown(const char *tmpl, const char *const *names, size_t n) 
   size_t name_len;
   int unterminated;
   while ((next = next_placeholder(p, &open, &name, &name_len, &unterminated))) {
+    if (name_len == 0 && strncmp(open, "{{{{", 4) != 0) return tt_xstrdup("{{}}");
     if (name_len > 0) {
       const char *bar = memchr(name, '|', name_len);
       if (bar && !filter_valid(bar + 1, name_len - (size_t)(bar - name) - 1))

@@ -1,0 +1,377 @@
+/* build.c — harness compilation and the build cache (see build.h). */
+#include "checker/build.h"
+#include "checker/hash.h"
+#include "checker/proc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef TT_CHECK_SIM_INCLUDE_DIR
+#define TT_CHECK_SIM_INCLUDE_DIR ""
+#endif
+#ifndef TT_CHECK_SIM_LIB
+#define TT_CHECK_SIM_LIB ""
+#endif
+
+/* Flags every harness is built with. -O1 keeps compiles quick while letting the
+ * fibers' code run at a useful speed. Debug info lets the sim name the kernel line
+ * of a crash (addr2line); DWARF 4 because binutils 2.40's addr2line ignores the
+ * `#line` file names of GCC 12's DWARF 5 and names the harness instead. gnu++17
+ * rather than c++17: the shims (and much CUDA code) use `, ##__VA_ARGS__`, whose
+ * comma strict ISO mode keeps, so `__syncwarp()` would not compile. */
+static const char *const k_cxx_flags[] = {"-O1", "-gdwarf-4", "-std=gnu++17", "-DTILETRANS_CHECK", NULL};
+static const char *const k_nvcc_flags[] = {"-O1", "-std=c++17", "-DTILETRANS_CHECK", NULL};
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  int n = vsnprintf(NULL, 0, f, ap);
+  va_end(ap);
+  if (n < 0) return NULL;
+  char *s = malloc((size_t)n + 1);
+  if (!s) return NULL;
+  va_start(ap, f);
+  vsnprintf(s, (size_t)n + 1, f, ap);
+  va_end(ap);
+  return s;
+}
+
+int tt_check_mkdirs(const char *path) {
+  char *p = strdup(path);
+  if (!p) return -1;
+  for (char *s = p + 1; *s; s++) {
+    if (*s != '/') continue;
+    *s = 0;
+    if (mkdir(p, 0755) != 0 && errno != EEXIST) { free(p); return -1; }
+    *s = '/';
+  }
+  int rc = mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
+  free(p);
+  return rc;
+}
+
+static int hash_file(tt_check_sha256 *h, const char *path) {
+  size_t len;
+  char *data = tt_check_read_file(path, &len, 0);
+  if (!data) return -1;
+  tt_check_sha256_field(h, path, strlen(path));
+  tt_check_sha256_field(h, data, len);
+  free(data);
+  return 0;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int has_ext(const char *name, const char *const *exts) {
+  const char *dot = strrchr(name, '.');
+  if (!dot) return 0;
+  for (; *exts; exts++)
+    if (!strcmp(dot + 1, *exts)) return 1;
+  return 0;
+}
+
+/* Hashes the regular files of dir (sorted, so the key does not depend on readdir
+ * order); recursive when `recurse`; only the given extensions when exts != NULL. */
+static void hash_dir(tt_check_sha256 *h, const char *dir, const char *const *exts, int recurse) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  char **names = NULL;
+  size_t n = 0, cap = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    if (n == cap) {
+      char **nn = realloc(names, (cap = cap ? cap * 2 : 32) * sizeof *names);
+      if (!nn) break;
+      names = nn;
+    }
+    names[n++] = strdup(e->d_name);
+  }
+  closedir(d);
+  qsort(names, n, sizeof *names, cmp_str);
+  for (size_t i = 0; i < n; i++) {
+    char *p = names[i] ? fmt("%s/%s", dir, names[i]) : NULL;
+    struct stat st;
+    if (p && stat(p, &st) == 0) {
+      if (S_ISDIR(st.st_mode) && recurse) hash_dir(h, p, exts, recurse);
+      else if (S_ISREG(st.st_mode) && (!exts || has_ext(names[i], exts))) hash_file(h, p);
+    }
+    free(p);
+    free(names[i]);
+  }
+  free(names);
+}
+
+int tt_check_toolchain_init(tt_check_toolchain *tc, char **err) {
+  memset(tc, 0, sizeof *tc);
+  *err = NULL;
+  const char *env;
+  if ((env = getenv("TILETRANS_CACHE_DIR")) && *env) tc->cache_dir = strdup(env);
+  else if ((env = getenv("XDG_CACHE_HOME")) && *env) tc->cache_dir = fmt("%s/tiletrans", env);
+  else if ((env = getenv("HOME")) && *env) tc->cache_dir = fmt("%s/.cache/tiletrans", env);
+  else tc->cache_dir = strdup("/tmp/tiletrans-cache");
+  tc->cxx = strdup((env = getenv("CXX")) && *env ? env : "c++");
+  tc->sim_include = strdup((env = getenv("TILETRANS_SIM_INCLUDE_DIR")) && *env ? env : TT_CHECK_SIM_INCLUDE_DIR);
+  tc->sim_lib = strdup((env = getenv("TILETRANS_SIM_LIB")) && *env ? env : TT_CHECK_SIM_LIB);
+  tc->timeout_s = 300;
+  if (!tc->cache_dir || !tc->cxx || !tc->sim_include || !tc->sim_lib) {
+    *err = strdup("out of memory");
+    return -1;
+  }
+  if (tt_check_mkdirs(tc->cache_dir) != 0) {
+    *err = fmt("cannot create the build cache %s: %s", tc->cache_dir, strerror(errno));
+    return -1;
+  }
+  char *probe = fmt("%s/tt_sim.h", tc->sim_include);
+  int have_inc = probe && access(probe, R_OK) == 0;
+  free(probe);
+  if (!tc->sim_include[0] || !have_inc) {
+    *err = fmt("the SIMT executor's headers are missing (looked in '%s'); this build of tiletrans "
+               "has no sim backend", tc->sim_include);
+    return -1;
+  }
+  if (!tc->sim_lib[0] || access(tc->sim_lib, R_OK) != 0) {
+    *err = fmt("the SIMT executor's runtime library is missing ('%s')", tc->sim_lib);
+    return -1;
+  }
+  tt_check_sha256 h;
+  tt_check_sha256_init(&h);
+  hash_dir(&h, tc->sim_include, NULL, 1);
+  hash_file(&h, tc->sim_lib);
+  char hex[65];
+  tt_check_sha256_hex(&h, hex);
+  tc->sim_hash = strdup(hex);
+  return 0;
+}
+
+void tt_check_toolchain_free(tt_check_toolchain *tc) {
+  free(tc->cache_dir);
+  free(tc->cxx);
+  free(tc->sim_include);
+  free(tc->sim_lib);
+  free(tc->sim_hash);
+  memset(tc, 0, sizeof *tc);
+}
+
+char *tt_check_abspath(const char *path) {
+  char *abs = realpath(path, NULL);
+  return abs ? abs : strdup(path);
+}
+
+char *tt_check_stage_source(const tt_check_toolchain *tc, const char *orig_path,
+                            const char *prepared, size_t len, char **err) {
+  *err = NULL;
+  /* The #line path is what messages show: make it absolute so it is unambiguous. */
+  char *abs = tt_check_abspath(orig_path);
+  const char *shown = abs ? abs : orig_path;
+  char *head = fmt("#line 1 \"%s\"\n", shown);
+  free(abs);
+  if (!head) { *err = strdup("out of memory"); return NULL; }
+  size_t hlen = strlen(head);
+  char *text = malloc(hlen + len);
+  if (!text) { free(head); *err = strdup("out of memory"); return NULL; }
+  memcpy(text, head, hlen);
+  memcpy(text + hlen, prepared, len);
+  free(head);
+  tt_check_sha256 h;
+  tt_check_sha256_init(&h);
+  tt_check_sha256_field(&h, text, hlen + len);
+  char hex[65];
+  tt_check_sha256_hex(&h, hex);
+  const char *base = strrchr(orig_path, '/');
+  base = base ? base + 1 : orig_path;
+  char *dir = fmt("%s/src/%.24s", tc->cache_dir, hex);
+  char *path = dir ? fmt("%s/%s", dir, base) : NULL;
+  if (!path || tt_check_mkdirs(dir) != 0 ||
+      (access(path, R_OK) != 0 && tt_check_write_file(path, text, hlen + len) != 0)) {
+    *err = fmt("cannot write %s: %s", path ? path : "the staged source", strerror(errno));
+    free(path);
+    path = NULL;
+  }
+  free(dir);
+  free(text);
+  return path;
+}
+
+/* The line of text that starts at p (without its newline). */
+static size_t line_len(const char *p) {
+  const char *nl = strchr(p, '\n');
+  return nl ? (size_t)(nl - p) : strlen(p);
+}
+
+char *tt_check_first_errors(const char *text, const char *kernel_path, int max_lines) {
+  const char *start = NULL, *kernel_line = NULL;
+  size_t klen = kernel_path ? strlen(kernel_path) : 0;
+  for (const char *line = text; *line;) {
+    size_t n = line_len(line);
+    const char *hit = strstr(line, "error");
+    if (!kernel_line && klen && n > klen && !strncmp(line, kernel_path, klen) && line[klen] == ':')
+      kernel_line = line;
+    if (hit && (size_t)(hit - line) < n && !start) start = line;
+    if (start && kernel_line) break;
+    line += n;
+    if (*line == '\n') line++;
+  }
+  if (!start) start = text;
+  const char *end = start;
+  for (int i = 0; i < max_lines && *end; i++) {
+    end += line_len(end);
+    if (*end == '\n') end++;
+  }
+  /* An error inside a shim header (a static_assert, a macro) says little on its own:
+   * put the kernel line that led to it ("required from here") first. */
+  int lead = kernel_line && (kernel_line < start || kernel_line >= end);
+  size_t kl = lead ? line_len(kernel_line) : 0;
+  size_t n = (size_t)(end - start);
+  while (n && (start[n - 1] == '\n' || start[n - 1] == ' ')) n--;
+  char *out = malloc(kl + 1 + n + 1);
+  if (!out) return NULL;
+  size_t o = 0;
+  if (lead) {
+    memcpy(out, kernel_line, kl);
+    o = kl;
+    out[o++] = '\n';
+  }
+  memcpy(out + o, start, n);
+  out[o + n] = 0;
+  return out;
+}
+
+int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_text,
+                           const char *kernel_path, const char *keep_dir, const char *stem,
+                           int nvcc, char **exe, int *cached, char **log) {
+  const char *const *flags = nvcc ? k_nvcc_flags : k_cxx_flags;
+  const char *compiler = nvcc ? "nvcc" : tc->cxx;
+  *exe = NULL;
+  *log = NULL;
+  *cached = 0;
+  static const char *const header_exts[] = {"h", "hh", "hpp", "cuh", "inc", "inl", "hip", "cu", "cpp", NULL};
+  tt_check_sha256 h;
+  tt_check_sha256_init(&h);
+  tt_check_sha256_field(&h, tc->sim_hash, strlen(tc->sim_hash));
+  tt_check_sha256_field(&h, compiler, strlen(compiler));
+  for (const char *const *f = flags; *f; f++) tt_check_sha256_field(&h, *f, strlen(*f));
+  tt_check_sha256_field(&h, harness_text, strlen(harness_text));
+  char *kernel_dir = NULL;
+  if (kernel_path) {
+    const char *slash = strrchr(kernel_path, '/');
+    kernel_dir = slash ? strndup(kernel_path, (size_t)(slash - kernel_path)) : strdup(".");
+    if (kernel_dir && !kernel_dir[0]) { free(kernel_dir); kernel_dir = strdup("/"); }
+  }
+  if (kernel_dir) hash_dir(&h, kernel_dir, header_exts, 0);
+  char hex[65];
+  tt_check_sha256_hex(&h, hex);
+
+  char *bindir = fmt("%s/bin", tc->cache_dir);
+  char *target = fmt("%s/bin/%.32s", tc->cache_dir, hex);
+  if (!bindir || !target || tt_check_mkdirs(bindir) != 0) {
+    *log = fmt("cannot create %s: %s", bindir ? bindir : "the cache", strerror(errno));
+    free(bindir);
+    free(target);
+    free(kernel_dir);
+    return -1;
+  }
+  free(bindir);
+  if (keep_dir) {
+    char *p = fmt("%s/%s.cpp", keep_dir, stem);
+    if (p) tt_check_write_file(p, harness_text, strlen(harness_text));
+    free(p);
+  }
+  if (access(target, X_OK) == 0) {
+    *exe = target;
+    *cached = 1;
+    free(kernel_dir);
+    return 0;
+  }
+
+  /* Build in a private temp dir inside the cache (same filesystem as the target, so
+   * the final rename is atomic: parallel checks never run half-written binaries). */
+  char *tmpl = fmt("%s/tmp-XXXXXX", tc->cache_dir);
+  char *tmp = tmpl ? mkdtemp(tmpl) : NULL;
+  if (!tmp) {
+    *log = fmt("cannot create a build dir in %s: %s", tc->cache_dir, strerror(errno));
+    free(tmpl);
+    free(target);
+    free(kernel_dir);
+    return -1;
+  }
+  char *src = fmt("%s/harness.%s", tmp, nvcc ? "cu" : "cpp"), *out = fmt("%s/harness", tmp);
+  char *olog = fmt("%s/cc.out", tmp), *elog = fmt("%s/cc.err", tmp);
+  char *inc1 = fmt("-I%s", tc->sim_include), *inc2 = kernel_dir ? fmt("-I%s", kernel_dir) : NULL;
+  int rc = -1;
+  if (!src || !out || !olog || !elog || !inc1 || tt_check_write_file(src, harness_text, strlen(harness_text)) != 0) {
+    *log = fmt("cannot write the harness in %s", tmp);
+    goto done;
+  }
+  {
+    char *argv[24];
+    int n = 0;
+    argv[n++] = (char *)compiler;
+    for (const char *const *f = flags; *f; f++) argv[n++] = (char *)*f;
+    if (!nvcc) argv[n++] = inc1;
+    if (inc2) argv[n++] = inc2;
+    argv[n++] = src;
+    argv[n++] = "-o";
+    argv[n++] = out;
+    if (!nvcc) {
+      argv[n++] = tc->sim_lib;
+      argv[n++] = "-lpthread";
+      argv[n++] = "-lm";
+    }
+    argv[n] = NULL;
+    tt_check_proc pr;
+    if (tt_check_proc_run(argv, NULL, olog, elog, tc->timeout_s, &pr) != 0) {
+      *log = fmt("cannot run the compiler '%s': %s", compiler, pr.err ? pr.err : "?");
+      tt_check_proc_free(&pr);
+      goto done;
+    }
+    if (keep_dir) {
+      char *p = fmt("%s/%s.compile.log", keep_dir, stem);
+      if (p) tt_check_write_file(p, pr.err, strlen(pr.err));
+      free(p);
+    }
+    if (pr.timed_out || !pr.exited || pr.exit_code != 0) {
+      char *first = tt_check_first_errors(pr.err, kernel_path, 8);
+      *log = pr.timed_out ? fmt("%s ran past %.0f s", compiler, tc->timeout_s)
+             : pr.exited == 0 ? fmt("%s died (signal %d)", compiler, pr.sig)
+             : first && *first ? strdup(first) : fmt("%s failed (exit %d)", compiler, pr.exit_code);
+      free(first);
+      tt_check_proc_free(&pr);
+      rc = pr.exited && pr.exit_code == 127 ? -1 : 1;
+      goto done;
+    }
+    tt_check_proc_free(&pr);
+  }
+  if (rename(out, target) != 0) {
+    *log = fmt("cannot move the harness into the cache (%s): %s", target, strerror(errno));
+    goto done;
+  }
+  *exe = target;
+  target = NULL;
+  rc = 0;
+done:
+  if (src) unlink(src);
+  if (out) unlink(out);
+  if (olog) unlink(olog);
+  if (elog) unlink(elog);
+  rmdir(tmp);
+  free(tmpl);
+  free(src);
+  free(out);
+  free(olog);
+  free(elog);
+  free(inc1);
+  free(inc2);
+  free(target);
+  free(kernel_dir);
+  return rc;
+}

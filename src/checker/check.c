@@ -1,0 +1,393 @@
+/* check.c — one check from spec to verdict, and running many in parallel.
+ *
+ * Steps: candidate text (given or translated) → prepare both sources for the sim →
+ * build both harnesses (cached) → generate the inputs once → run each side in a
+ * child process under every schedule → compare outputs. The first step that fails
+ * decides the verdict; its message names the side, the semantics and, where the sim
+ * knows it, the kernel source line. */
+#include "checker/check.h"
+#include "checker/compare.h"
+#include "checker/hash.h"
+#include "checker/harness.h"
+#include "checker/proc.h"
+#include "checker/side.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rules/rewrite.h"
+
+/* The translator is the rule engine's (tt_core, rules/rewrite.h). */
+
+const char *tt_check_verdict_name(tt_check_verdict v) {
+  static const char *names[] = {"PASS", "MISMATCH", "TRANSLATE-FAIL", "BUILD-FAIL", "RUN-FAIL"};
+  return names[v];
+}
+
+const char *tt_check_backend_name(tt_check_backend b) {
+  static const char *names[] = {"sim", "cuda", "hip"};
+  return names[b];
+}
+
+void tt_check_options_init(tt_check_options *o) {
+  memset(o, 0, sizeof *o);
+  o->backend = TT_CHECK_BACKEND_SIM;
+  o->warp = 64;
+  o->timeout_s = 60;
+  o->schedules = "forward,reverse,random";
+}
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  int n = vsnprintf(NULL, 0, f, ap);
+  va_end(ap);
+  if (n < 0) return NULL;
+  char *s = malloc((size_t)n + 1);
+  if (!s) return NULL;
+  va_start(ap, f);
+  vsnprintf(s, (size_t)n + 1, f, ap);
+  va_end(ap);
+  return s;
+}
+
+static void verdict(tt_check_result *r, tt_check_verdict v, char *msg) {
+  r->status = v;
+  free(r->message);
+  r->message = msg;
+}
+
+/* Buffers past this size are refused: both sides, inputs and outputs stay in memory. */
+#define TT_CHECK_MAX_BYTES ((size_t)4 << 30)
+
+static int spec_too_big(const tt_check_spec *s, char **why) {
+  size_t total = 0;
+  for (size_t i = 0; i < s->nargs; i++) {
+    const tt_check_arg *a = &s->args[i];
+    if (!a->is_buffer) continue;
+    size_t b;
+    if (__builtin_mul_overflow((size_t)a->len, tt_check_dtype_size(a->dtype), &b) ||
+        __builtin_add_overflow(total, b, &total) || total > TT_CHECK_MAX_BYTES) {
+      *why = fmt("the buffers need more than %zu GiB; shrink `sizes`", TT_CHECK_MAX_BYTES >> 30);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Compares the output bytes of two runs (`ref` plays the reference) buffer by buffer
+ * with the spec's tolerances. Fills outs[] when not NULL; returns how many outputs
+ * mismatch and, in *msg (malloc'd), what the first one looks like. */
+static size_t diff_outputs(const tt_check_spec *spec, const unsigned char *ref, const unsigned char *cand,
+                           const char *ref_name, const char *cand_name, tt_check_output *outs, char **msg) {
+  size_t off = 0, bad = 0, k = 0;
+  *msg = NULL;
+  for (size_t i = 0; i < spec->nargs; i++) {
+    const tt_check_arg *a = &spec->args[i];
+    if (!a->output) continue;
+    double atol, rtol;
+    tt_check_spec_tolerance(spec, a->dtype, &atol, &rtol);
+    tt_check_cmp c;
+    tt_check_compare(a->dtype, ref + off, cand + off, (size_t)a->len, atol, rtol, &c);
+    off += (size_t)a->len * tt_check_dtype_size(a->dtype);
+    if (outs) {
+      tt_check_output *o = &outs[k++];
+      o->name = strdup(a->name);
+      o->max_abs_err = c.max_abs_err;
+      o->max_rel_err = c.max_rel_err;
+      o->mismatches = c.mismatches;
+      o->count = c.count;
+    }
+    if (c.mismatches && !bad++)
+      *msg = fmt("%s: %zu of %zu elements differ beyond atol=%g rtol=%g; first at [%lld]: "
+                 "%s %.9g, %s %.9g",
+                 a->name, c.mismatches, c.count, atol, rtol, (long long)c.first_bad, ref_name,
+                 c.first_ref, cand_name, c.first_cand);
+  }
+  if (bad > 1) {
+    char *m = fmt("%s (and %zu more output%s)", *msg ? *msg : "", bad - 1, bad > 2 ? "s" : "");
+    free(*msg);
+    *msg = m;
+  }
+  return bad;
+}
+
+static const char *schedule_at(const char *list, int idx, char *buf, size_t n) {
+  const char *p = list;
+  for (int i = 0; i < idx && p; i++) {
+    p = strchr(p, ',');
+    if (p) p++;
+  }
+  if (!p) return "?";
+  size_t len = strcspn(p, ",");
+  snprintf(buf, n, "%.*s", (int)len, p);
+  return buf;
+}
+
+/* A side whose outputs change with the lane schedule has a race (or a missing
+ * barrier) even when one schedule happens to give the right numbers. */
+static char *schedule_dependence(const tt_check_spec *spec, const tt_check_side_ctx *side,
+                                 const tt_check_options *o) {
+  for (int k = 1; k < side->nruns; k++) {
+    char *msg = NULL, b0[16], bk[16];
+    const char *s0 = schedule_at(o->schedules, 0, b0, sizeof b0), *sk = schedule_at(o->schedules, k, bk, sizeof bk);
+    if (diff_outputs(spec, side->outputs[0], side->outputs[k], s0, sk, NULL, &msg)) {
+      char *m = fmt("outputs depend on the lane schedule (%s vs %s), a data race or a missing "
+                    "barrier: %s", s0, sk, msg ? msg : "");
+      free(msg);
+      return m;
+    }
+    free(msg);
+  }
+  return NULL;
+}
+
+/* Sets PASS or MISMATCH from the first run of each side. */
+static void compare_outputs(const tt_check_spec *spec, const tt_check_side_ctx *ref,
+                            const tt_check_side_ctx *cand, tt_check_result *r) {
+  size_t nout = 0;
+  for (size_t i = 0; i < spec->nargs; i++) nout += spec->args[i].output != 0;
+  r->outputs = calloc(nout ? nout : 1, sizeof *r->outputs);
+  if (!r->outputs) { verdict(r, TT_CHECK_RUN_FAIL, fmt("out of memory")); return; }
+  r->noutputs = nout;
+  char *msg = NULL;
+  if (diff_outputs(spec, ref->outputs[0], cand->outputs[0], "reference", "candidate", r->outputs, &msg))
+    verdict(r, TT_CHECK_MISMATCH, msg);
+  else {
+    free(msg);
+    verdict(r, TT_CHECK_PASS, NULL);
+  }
+}
+
+static char *read_text(const char *path, size_t *len, char **err) {
+  char *t = tt_check_read_file(path, len, 0);
+  if (!t) *err = fmt("cannot read %s: %s", path, strerror(errno));
+  return t;
+}
+
+/* The candidate's source text: the spec's `candidate:`, else a translation. A
+ * translation is saved in the cache (content-addressed, named after the source) so
+ * that messages and reports point at a file the user can open. */
+static char *candidate_text(const tt_check_toolchain *tc, const tt_check_spec *spec,
+                            const tt_check_options *o, size_t *len, char **path,
+                            tt_check_verdict *fail_as, char **err) {
+  if (spec->candidate) {
+    *path = strdup(spec->candidate);
+    *fail_as = TT_CHECK_BUILD_FAIL;
+    return read_text(spec->candidate, len, err);
+  }
+  *fail_as = TT_CHECK_TRANSLATE_FAIL;
+  char *terr = NULL;
+  char *text = tt_translate_file(spec->source, "hip", o->rules_dir, len, &terr);
+  if (!text) {
+    *err = fmt("translating %s to HIP failed: %s", spec->source, terr ? terr : "no reason given");
+    free(terr);
+    return NULL;
+  }
+  free(terr);
+  const char *base = strrchr(spec->source, '/');
+  base = base ? base + 1 : spec->source;
+  const char *dot = strrchr(base, '.');
+  size_t stem = dot ? (size_t)(dot - base) : strlen(base);
+  tt_check_sha256 h;
+  tt_check_sha256_init(&h);
+  tt_check_sha256_field(&h, text, *len);
+  char hex[65];
+  tt_check_sha256_hex(&h, hex);
+  char *dir = fmt("%s/translated/%.24s", tc->cache_dir, hex);
+  *path = dir ? fmt("%s/%.*s.hip", dir, (int)stem, base) : NULL;
+  if (!*path || tt_check_mkdirs(dir) != 0 || tt_check_write_file(*path, text, *len) != 0) {
+    *err = fmt("cannot save the translation of %s in the cache: %s", spec->source, strerror(errno));
+    *fail_as = TT_CHECK_BUILD_FAIL;
+    free(text);
+    free(dir);
+    return NULL;
+  }
+  free(dir);
+  return text;
+}
+
+void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_check_spec *spec,
+                  const tt_check_options *o, tt_check_result *r) {
+  double t0 = tt_check_now();
+  memset(r, 0, sizeof *r);
+  r->name = strdup(spec->name);
+  r->spec = strdup(spec->path);
+  r->backend = o->backend;
+  r->reference.warp = 32;
+  r->candidate.warp = o->warp;
+  r->reference.semantics = strdup(o->backend == TT_CHECK_BACKEND_CUDA ? "cuda/gpu" : "cuda/warp32");
+  r->candidate.semantics = o->backend == TT_CHECK_BACKEND_HIP ? strdup("hip/gpu") : fmt("hip/warp%d", o->warp);
+  r->reference.source = strdup(spec->source);
+  r->candidate.source = spec->candidate ? strdup(spec->candidate) : NULL;
+
+  char *why = NULL;
+  tt_check_side_ctx ref = {0}, cand = {0};
+  char *workdir = NULL, *cand_path = NULL, *cand_src = NULL;
+  unsigned char *inputs = NULL;
+  if (spec->lang == TT_CHECK_LANG_CUTILE_PYTHON) {
+    free(r->reference.semantics);
+    free(r->candidate.semantics);
+    r->reference.semantics = strdup("cutile-python");
+    r->candidate.semantics = strdup("tile");
+    verdict(r, TT_CHECK_BUILD_FAIL, fmt("tile kernels are not supported by this build yet "
+                                        "(language: cutile-python; the tile interpreter is not built)"));
+    goto done;
+  }
+  if (!tc) {
+    verdict(r, TT_CHECK_BUILD_FAIL, fmt("%s", tc_err ? tc_err : "no sim toolchain"));
+    goto done;
+  }
+  if (spec_too_big(spec, &why)) {
+    verdict(r, TT_CHECK_RUN_FAIL, why);
+    why = NULL;
+    goto done;
+  }
+
+  /* Work dir: inputs, outputs, result files and logs of this check. */
+  {
+    const char *tmp = getenv("TMPDIR");
+    char *tmpl = fmt("%s/tiletrans-check-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    workdir = tmpl ? mkdtemp(tmpl) : NULL;
+    if (!workdir) {
+      free(tmpl);
+      verdict(r, TT_CHECK_RUN_FAIL, fmt("cannot create a work dir: %s", strerror(errno)));
+      goto done;
+    }
+  }
+
+  /* Candidate text first: a translation failure says more than a build failure. */
+  size_t cand_len = 0;
+  tt_check_verdict cand_fail;
+  cand_src = candidate_text(tc, spec, o, &cand_len, &cand_path, &cand_fail, &why);
+  if (!cand_src) {
+    verdict(r, cand_fail, why);
+    why = NULL;
+    goto done;
+  }
+  if (!r->candidate.source) r->candidate.source = strdup(cand_path);
+
+  tt_check_side_init(&ref, tc, spec, o, workdir, "reference", spec->source, NULL, 0,
+                     o->backend == TT_CHECK_BACKEND_CUDA ? TT_CHECK_SIDE_NVCC : TT_CHECK_SIDE_SIM_CUDA, 32);
+  tt_check_side_init(&cand, tc, spec, o, workdir, "candidate", cand_path, cand_src, cand_len,
+                     o->backend == TT_CHECK_BACKEND_HIP ? TT_CHECK_SIDE_HIPCC : TT_CHECK_SIDE_SIM_HIP, o->warp);
+  tt_check_side *sides[2] = {&r->reference, &r->candidate};
+  tt_check_side_ctx *ctxs[2] = {&ref, &cand};
+  for (int i = 0; i < 2; i++) {
+    if (tt_check_side_build(ctxs[i], &why) != 0) {
+      verdict(r, TT_CHECK_BUILD_FAIL, fmt("%s (%s): %s", ctxs[i]->role, sides[i]->semantics, why));
+      free(why);
+      why = NULL;
+      goto done;
+    }
+    sides[i]->built = 1;
+    sides[i]->cached = ctxs[i]->cached;
+  }
+
+  uint64_t seed = o->seed_set ? o->seed : spec->seed;
+  size_t in_len = 0;
+  inputs = tt_check_inputs_make(spec, seed, &in_len);
+  char *in_path = fmt("%s/inputs.bin", workdir);
+  if (!inputs || !in_path || tt_check_write_file(in_path, inputs, in_len) != 0) {
+    verdict(r, TT_CHECK_RUN_FAIL, fmt("cannot write the inputs: %s", strerror(errno)));
+    free(in_path);
+    goto done;
+  }
+  for (int i = 0; i < 2; i++) {
+    if (tt_check_side_run(ctxs[i], in_path, seed, &why) != 0) {
+      verdict(r, TT_CHECK_RUN_FAIL, fmt("%s (%s): %s", ctxs[i]->role, sides[i]->semantics, why));
+      free(why);
+      why = NULL;
+      free(in_path);
+      goto done;
+    }
+    sides[i]->run_s = ctxs[i]->run_s;
+  }
+  free(in_path);
+  for (int i = 0; i < 2; i++) {
+    char *dep = schedule_dependence(spec, ctxs[i], o);
+    if (dep) {
+      verdict(r, TT_CHECK_RUN_FAIL, fmt("%s (%s): %s", ctxs[i]->role, sides[i]->semantics, dep));
+      free(dep);
+      goto done;
+    }
+  }
+  compare_outputs(spec, &ref, &cand, r);
+
+done:
+  tt_check_side_free(&ref);
+  tt_check_side_free(&cand);
+  free(inputs);
+  free(cand_src);
+  free(cand_path);
+  if (workdir) {
+    if (o->keep) {
+      /* PASS has no message (DESIGN.md), so the kept dir goes to stderr. */
+      if (r->status == TT_CHECK_PASS || !r->message)
+        fprintf(stderr, "tiletrans check: %s: work dir kept: %s\n", spec->name, workdir);
+      else
+        verdict(r, r->status, fmt("%s [work dir kept: %s]", r->message, workdir));
+    } else {
+      tt_check_side_rmtree(workdir);
+    }
+    free(workdir);
+  }
+  r->time_s = tt_check_now() - t0;
+}
+
+typedef struct {
+  const tt_check_toolchain *tc;
+  const char *tc_err;
+  const tt_check_spec *specs;
+  size_t n;
+  const tt_check_options *o;
+  tt_check_result *results;
+  size_t next;
+  pthread_mutex_t lock;
+} pool_t;
+
+static void *worker(void *arg) {
+  pool_t *p = arg;
+  for (;;) {
+    pthread_mutex_lock(&p->lock);
+    size_t i = p->next++;
+    pthread_mutex_unlock(&p->lock);
+    if (i >= p->n) return NULL;
+    tt_check_run(p->tc, p->tc_err, &p->specs[i], p->o, &p->results[i]);
+  }
+}
+
+void tt_check_run_all(const tt_check_toolchain *tc, const char *tc_err,
+                      const tt_check_spec *specs, size_t n, const tt_check_options *o,
+                      int jobs, tt_check_result *results) {
+  pool_t p = {tc, tc_err, specs, n, o, results, 0, PTHREAD_MUTEX_INITIALIZER};
+  if (jobs < 1) jobs = 1;
+  if ((size_t)jobs > n) jobs = (int)n;
+  pthread_t th[64];
+  int started = 0;
+  for (int i = 1; i < jobs && i < 64; i++)
+    if (pthread_create(&th[started], NULL, worker, &p) == 0) started++;
+  worker(&p); /* this thread works too */
+  for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+  pthread_mutex_destroy(&p.lock);
+}
+
+void tt_check_result_free(tt_check_result *r) {
+  free(r->name);
+  free(r->spec);
+  free(r->message);
+  tt_check_side *s[2] = {&r->reference, &r->candidate};
+  for (int i = 0; i < 2; i++) {
+    free(s[i]->semantics);
+    free(s[i]->source);
+  }
+  for (size_t i = 0; i < r->noutputs; i++) free(r->outputs[i].name);
+  free(r->outputs);
+  memset(r, 0, sizeof *r);
+}

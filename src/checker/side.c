@@ -1,0 +1,294 @@
+/* side.c — build and run one side of a check (see side.h). */
+#include "checker/side.h"
+#include "checker/harness.h"
+#include "checker/proc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tt_sim.h"
+
+/* The sim's source preparation lives in its runtime library. Without the sim
+ * (TT_CHECK_HAVE_SIM unset by CMake) a weak reference lets the checker build and
+ * report clearly; with it the reference must be strong, because a weak one does not
+ * pull the function out of a static library. */
+#ifndef TT_CHECK_HAVE_SIM
+#pragma weak tt_sim_prepare_source
+#endif
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  int n = vsnprintf(NULL, 0, f, ap);
+  va_end(ap);
+  if (n < 0) return NULL;
+  char *s = malloc((size_t)n + 1);
+  if (!s) return NULL;
+  va_start(ap, f);
+  vsnprintf(s, (size_t)n + 1, f, ap);
+  va_end(ap);
+  return s;
+}
+
+void tt_check_side_init(tt_check_side_ctx *c, const tt_check_toolchain *tc, const tt_check_spec *spec,
+                        const tt_check_options *o, const char *workdir, const char *role,
+                        const char *path, const char *text, size_t len, tt_check_side_kind kind,
+                        int warp) {
+  memset(c, 0, sizeof *c);
+  c->tc = tc;
+  c->spec = spec;
+  c->o = o;
+  c->workdir = workdir;
+  c->role = role;
+  c->path = path;
+  c->text = text;
+  c->len = len;
+  c->kind = kind;
+  c->warp = warp;
+}
+
+int tt_check_side_build(tt_check_side_ctx *c, char **err) {
+  *err = NULL;
+  if (c->kind == TT_CHECK_SIDE_HIPCC) {
+    *err = strdup("the hip backend (hipcc on an AMD GPU) is not implemented by this build");
+    return -1;
+  }
+  char *owned = NULL;
+  const char *text = c->text;
+  size_t len = c->len;
+  if (!text) {
+    owned = tt_check_read_file(c->path, &len, 0);
+    if (!owned) {
+      *err = fmt("cannot read %s: %s", c->path, strerror(errno));
+      return -1;
+    }
+    text = owned;
+  }
+  char *prepared = NULL;
+  size_t plen = len;
+  if (c->kind == TT_CHECK_SIDE_NVCC) {
+    /* A real GPU needs no preparation: __shared__ stays what it is. */
+    prepared = malloc(len + 1);
+    if (prepared) { memcpy(prepared, text, len); prepared[len] = 0; }
+  } else {
+#ifndef TT_CHECK_HAVE_SIM
+    if (!tt_sim_prepare_source) {
+      free(owned);
+      *err = strdup("this build of tiletrans lacks the SIMT executor (tt_sim_prepare_source)");
+      return -1;
+    }
+#endif
+    char perr[512] = "";
+    if (tt_sim_prepare_source(text, len, &prepared, perr, sizeof perr) != 0) {
+      free(owned);
+      *err = fmt("%s: preparing the source for the SIMT executor failed: %s", c->path, perr);
+      return -1;
+    }
+    plen = strlen(prepared);
+  }
+  free(owned);
+  if (!prepared) { *err = strdup("out of memory"); return -1; }
+  char *staged = tt_check_stage_source(c->tc, c->path, prepared, plen, err);
+  free(prepared);
+  if (!staged) return -1;
+
+  char *harness = c->kind == TT_CHECK_SIDE_NVCC
+                      ? tt_check_harness_text_cuda(c->spec, staged)
+                      : tt_check_harness_text(c->spec, c->kind == TT_CHECK_SIDE_SIM_CUDA ? TT_CHECK_SEM_CUDA : TT_CHECK_SEM_HIP,
+                                              c->warp, staged);
+  free(staged);
+  if (!harness) { *err = strdup("out of memory"); return -1; }
+  char *kpath = tt_check_abspath(c->path);
+  char *log = NULL;
+  int rc = tt_check_build_harness(c->tc, harness, kpath, c->o->keep ? c->workdir : NULL, c->role,
+                                  c->kind == TT_CHECK_SIDE_NVCC, &c->exe, &c->cached, &log);
+  free(kpath);
+  free(harness);
+  if (rc != 0) {
+    *err = log ? log : strdup("build failed");
+    return -1;
+  }
+  free(log);
+  return 0;
+}
+
+static const char *sched_name(int s) {
+  switch (s) {
+  case 0: return "forward";
+  case 1: return "reverse";
+  case 2: return "random";
+  default: return "?";
+  }
+}
+
+/* At most max_lines lines of text, trimmed (sim messages can list many threads). */
+static char *first_lines(const char *text, int max_lines) {
+  const char *end = text;
+  int n = 0;
+  while (*end && n < max_lines) {
+    const char *nl = strchr(end, '\n');
+    end = nl ? nl + 1 : end + strlen(end);
+    n++;
+  }
+  size_t len = (size_t)(end - text);
+  while (len && (text[len - 1] == '\n' || text[len - 1] == ' ')) len--;
+  int more = *end != 0;
+  char *s = malloc(len + 32);
+  if (!s) return NULL;
+  memcpy(s, text, len);
+  s[len] = 0;
+  if (more) strcat(s, "\n...");
+  return s;
+}
+
+/* The result file: key=value lines, then "message:" and the message. */
+static int parse_result(const char *text, char *status, size_t ssz, int *sched, char **message) {
+  const char *p = text;
+  status[0] = 0;
+  *sched = 0;
+  *message = NULL;
+  while (*p) {
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    if (n >= 7 && !strncmp(p, "status=", 7)) snprintf(status, ssz, "%.*s", (int)(n - 7), p + 7);
+    else if (n >= 9 && !strncmp(p, "schedule=", 9)) *sched = atoi(p + 9);
+    else if (n == 8 && !strncmp(p, "message:", 8)) {
+      const char *m = nl ? nl + 1 : p + n;
+      size_t ml = strlen(m);
+      while (ml && (m[ml - 1] == '\n' || m[ml - 1] == ' ')) ml--;
+      *message = strndup(m, ml);
+      break;
+    }
+    if (!nl) break;
+    p = nl + 1;
+  }
+  return status[0] ? 0 : -1;
+}
+
+static char *tail_lines(const char *text, int max_lines) {
+  size_t len = strlen(text);
+  while (len && (text[len - 1] == '\n' || text[len - 1] == ' ')) len--;
+  size_t start = len;
+  int n = 0;
+  while (start > 0) {
+    if (text[start - 1] == '\n' && ++n == max_lines) break;
+    start--;
+  }
+  return strndup(text + start, len - start);
+}
+
+int tt_check_side_run(tt_check_side_ctx *c, const char *inputs_path, uint64_t seed, char **err) {
+  *err = NULL;
+  const tt_check_spec *s = c->spec;
+  char *out = fmt("%s/%s.out.bin", c->workdir, c->role);
+  char *res = fmt("%s/%s.result", c->workdir, c->role);
+  char *so = fmt("%s/%s.stdout", c->workdir, c->role);
+  char *se = fmt("%s/%s.stderr", c->workdir, c->role);
+  char num[14][32];
+  int64_t dims[7] = {s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2], s->shared_bytes};
+  for (int i = 0; i < 7; i++) snprintf(num[i], sizeof num[i], "%lld", (long long)dims[i]);
+  snprintf(num[7], sizeof num[7], "%llu", (unsigned long long)seed);
+  snprintf(num[8], sizeof num[8], "%g", c->o->timeout_s);
+  char *argv[] = {c->exe, (char *)inputs_path, out, res, num[0], num[1], num[2], num[3], num[4], num[5],
+                  num[6], (char *)c->o->schedules, num[7], num[8], NULL};
+  int nsched = 1;
+  for (const char *q = c->o->schedules; *q; q++) nsched += *q == ',';
+  /* The sim enforces timeout_s per schedule with a report of where threads wait;
+   * the process limit is only a backstop for a harness that hangs outside it. */
+  double limit = c->o->timeout_s > 0 ? c->o->timeout_s * (c->kind == TT_CHECK_SIDE_NVCC ? 1 : nsched) + 10 : 0;
+  unlink(res);
+  tt_check_proc pr;
+  int rc = -1;
+  if (!out || !res || !so || !se) { *err = strdup("out of memory"); goto done; }
+  if (tt_check_proc_run(argv, c->workdir, so, se, limit, &pr) != 0) {
+    *err = fmt("cannot run the harness %s: %s", c->exe, pr.err ? pr.err : "?");
+    tt_check_proc_free(&pr);
+    goto done;
+  }
+  c->run_s = pr.wall_s;
+  char *rtext = tt_check_read_file(res, NULL, 1 << 20);
+  char status[64];
+  int sched;
+  char *message = NULL;
+  if (pr.timed_out) {
+    *err = fmt("timeout: the harness ran past %.0f s and was killed", limit);
+  } else if (!rtext || parse_result(rtext, status, sizeof status, &sched, &message) != 0) {
+    char *tail = tail_lines(pr.err, 8);
+    if (pr.signaled)
+      *err = fmt("crashed: killed by signal %d (%s)%s%s", pr.sig, strsignal(pr.sig),
+                 tail && *tail ? "\n" : "", tail ? tail : "");
+    else
+      *err = fmt("the harness exited with status %d without a result%s%s", pr.exit_code,
+                 tail && *tail ? "\n" : "", tail ? tail : "");
+    free(tail);
+  } else if (strcmp(status, "ok") != 0) {
+    char *m = first_lines(message ? message : "", 12);
+    if (c->kind == TT_CHECK_SIDE_NVCC)
+      *err = fmt("%s: %s", status, m ? m : "");
+    else
+      *err = fmt("%s (schedule %s): %s", status, sched_name(sched), m ? m : "");
+    free(m);
+  } else {
+    size_t want = tt_check_side_output_bytes(s);
+    int runs = c->kind == TT_CHECK_SIDE_NVCC ? 1 : nsched;
+    rc = 0;
+    for (int i = 0; i < runs && i < 4 && rc == 0; i++) {
+      char *p = fmt("%s.%d", out, i);
+      size_t got = 0;
+      c->outputs[i] = p ? (unsigned char *)tt_check_read_file(p, &got, 0) : NULL;
+      if (!c->outputs[i]) *err = fmt("the harness wrote no outputs (%s)", p ? p : out);
+      else if (got != want) *err = fmt("the harness wrote %zu bytes of outputs, expected %zu", got, want);
+      else c->nruns++;
+      if (*err) rc = -1;
+      free(p);
+    }
+  }
+  free(message);
+  free(rtext);
+  tt_check_proc_free(&pr);
+done:
+  free(out);
+  free(res);
+  free(so);
+  free(se);
+  return rc;
+}
+
+void tt_check_side_free(tt_check_side_ctx *c) {
+  free(c->exe);
+  c->exe = NULL;
+  for (int i = 0; i < 4; i++) {
+    free(c->outputs[i]);
+    c->outputs[i] = NULL;
+  }
+  c->nruns = 0;
+}
+
+size_t tt_check_side_output_bytes(const tt_check_spec *spec) {
+  size_t n = 0;
+  for (size_t i = 0; i < spec->nargs; i++)
+    if (spec->args[i].output) n += (size_t)spec->args[i].len * tt_check_dtype_size(spec->args[i].dtype);
+  return n;
+}
+
+void tt_check_side_rmtree(const char *dir) {
+  DIR *d = opendir(dir);
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d))) {
+      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+      char *p = fmt("%s/%s", dir, e->d_name);
+      if (p) unlink(p);
+      free(p);
+    }
+    closedir(d);
+  }
+  rmdir(dir);
+}

@@ -1,0 +1,74 @@
+/* spec.h — check specs: one YAML file per kernel (DESIGN.md "Check specs").
+ *
+ * Owned by the checker. Parsing validates everything a check needs before anything
+ * is built: unknown keys, wrong types, bad expressions and bad inits are errors that
+ * name the file, line, column and key, so a user fixes a spec without running it.
+ * All expressions are evaluated here against `sizes`; later stages see numbers. */
+#ifndef TT_CHECK_SPEC_H
+#define TT_CHECK_SPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "checker/dtype.h"
+#include "checker/expr.h"
+#include "checker/init.h"
+
+typedef enum tt_check_lang {
+  TT_CHECK_LANG_CUDA,          /* CUDA C++ reference, HIP candidate (SIMT executor) */
+  TT_CHECK_LANG_CUTILE_PYTHON  /* tile kernels: parsed and stored, not run yet */
+} tt_check_lang;
+
+typedef struct tt_check_arg {
+  char *name;
+  tt_check_dtype dtype;
+  int is_buffer;       /* type ended in '*' */
+  int64_t len;         /* buffers: element count (product of shape for tile kernels) */
+  int64_t *shape;      /* tile kernels: `shape:` (row-major, Python order) */
+  int ndim;
+  int has_init;
+  tt_check_init init;  /* buffers; zeros when absent */
+  int output;          /* compared after the run */
+  int has_value;       /* scalars: `value:` or `constant:` */
+  int is_constant;     /* tile kernels: a ct.Constant parameter */
+  int value_is_float;
+  int64_t ivalue;
+  double fvalue;
+  int line, column;    /* where the argument starts, for messages */
+} tt_check_arg;
+
+typedef struct tt_check_spec {
+  char *path;          /* the spec file as given */
+  char *dir;           /* its directory: relative paths resolve against it */
+  char *name;
+  char *source;        /* reference program, resolved against dir */
+  char *kernel;
+  char *candidate;     /* NULL: tiletrans translates source */
+  tt_check_lang lang;
+  tt_check_env sizes;
+  int64_t grid[3], block[3];
+  int grid_dims, block_dims;
+  int64_t shared_bytes;
+  tt_check_arg *args;
+  size_t nargs;
+  int has_atol, has_rtol; /* `tolerance:` entries; each applies to every output and
+                              replaces that output type's default */
+  double atol, rtol;
+  uint64_t seed;
+} tt_check_spec;
+
+/* Parses the spec at path. Returns 0; or 2 for a spec error (invalid YAML or
+ * contents) and 3 for an unreadable file, with *err set to a malloc'd message of the
+ * form "FILE:LINE:COL: KEY: what is wrong" (caller frees). The codes are the CLI's
+ * exit codes (DESIGN.md). */
+int tt_check_spec_load(const char *path, tt_check_spec *out, char **err);
+
+/* Same, from text in memory; `path` names it in messages and anchors relative paths. */
+int tt_check_spec_parse(const char *path, const char *text, size_t len,
+                        tt_check_spec *out, char **err);
+
+void tt_check_spec_free(tt_check_spec *s);
+
+/* The tolerance used for an output of type t: the spec's, else the dtype default. */
+void tt_check_spec_tolerance(const tt_check_spec *s, tt_check_dtype t, double *atol, double *rtol);
+
+#endif

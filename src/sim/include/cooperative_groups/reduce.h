@@ -1,0 +1,2 @@
+// cooperative_groups/reduce.h — maps the CUDA header to the tt_sim CUDA shim (src/sim/include).
+#include "../tt_sim_cuda_or_current.h"

@@ -1,0 +1,2 @@
+// hip/hip_runtime_api.h — maps the HIP header to the tt_sim HIP shim (src/sim/include).
+#include "../tt_sim_hip.h"

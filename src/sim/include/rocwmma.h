@@ -1,0 +1,2 @@
+// mma.h — tensor-core WMMA cannot run on the tt_sim CPU executor.
+#error "tt_sim: rocWMMA is not supported by the CPU executor; port it by hand"

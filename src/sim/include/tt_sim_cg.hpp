@@ -1,0 +1,188 @@
+// tt_sim_cg.hpp — cooperative groups (this_thread_block, tiled_partition<N>,
+// coalesced_threads, reduce, scans) on the CPU executor.  Tile shuffles use
+// the dialect's lane rules (tt_sim::tile_src_lane: PTX for CUDA, AMD for HIP)
+// with width N, as each vendor's header does.  Call sites come from
+// __builtin_FILE/__builtin_LINE default arguments.
+#ifndef TT_SIM_CG_HPP
+#define TT_SIM_CG_HPP
+
+#define TT_SIM_CG_SITE_ARGS const char *tt_file_ = __builtin_FILE(), int tt_line_ = __builtin_LINE()
+#define TT_SIM_CG_SITE(what) tt_sim_site_intern(tt_file_, tt_line_, what)
+
+namespace cooperative_groups {
+
+struct thread_block {
+    void sync(TT_SIM_CG_SITE_ARGS) const { tt_sim_syncthreads(TT_SIM_CG_SITE("thread_block::sync"), TT_SIM_BAR_PLAIN, 0); }
+    unsigned thread_rank() const { return tt_sim_cur->linear; }
+    unsigned size() const { return tt_sim_cur->blk->nthreads; }
+    unsigned num_threads() const { return size(); }
+    dim3 group_index() const { return dim3(tt_sim_cur->blk->block_idx); }
+    dim3 thread_index() const { return dim3(tt_sim_cur->tid); }
+    dim3 group_dim() const { return dim3(tt_sim_cur->blk->block_dim); }
+    dim3 dim_threads() const { return group_dim(); }
+};
+inline thread_block this_thread_block() { return thread_block(); }
+
+struct grid_group {
+    template <class T = void> void sync() const
+    {
+        static_assert(tt_sim::always_false<T>::value,
+                      "tt_sim: grid_group::sync() (grid-wide barrier) cannot run on the CPU executor");
+    }
+    unsigned long long thread_rank() const
+    {
+        const tt_sim_block *b = tt_sim_cur->blk;
+        unsigned long long blk = b->block_idx.x + (unsigned long long)b->grid_dim.x * (b->block_idx.y + (unsigned long long)b->grid_dim.y * b->block_idx.z);
+        return blk * b->nthreads + tt_sim_cur->linear;
+    }
+    unsigned long long size() const
+    {
+        const tt_sim_block *b = tt_sim_cur->blk;
+        return (unsigned long long)b->grid_dim.x * b->grid_dim.y * b->grid_dim.z * b->nthreads;
+    }
+    unsigned long long num_threads() const { return size(); }
+};
+inline grid_group this_grid() { return grid_group(); }
+
+template <unsigned N> struct thread_block_tile {
+    static_assert(N >= 1 && N <= TT_SIM_WARP && (N & (N - 1)) == 0,
+                  "tt_sim: tiled_partition<N> needs a power of two no larger than the warp");
+    static uint64_t mask()
+    {
+        unsigned base = tt_sim_cur->lane & ~(N - 1);
+        uint64_t bits = N == 64 ? ~0ull : ((1ull << N) - 1ull);
+        return bits << base;
+    }
+    unsigned thread_rank() const { return tt_sim_cur->lane & (N - 1); }
+    static constexpr unsigned size() { return N; }
+    static constexpr unsigned num_threads() { return N; }
+    unsigned meta_group_rank() const { return tt_sim_cur->linear / N; }
+    unsigned meta_group_size() const { return (tt_sim_cur->blk->nthreads + N - 1) / N; }
+    void sync(TT_SIM_CG_SITE_ARGS) const
+    {
+        tt_sim_collective(TT_SIM_CG_SITE("thread_block_tile::sync"), TT_SIM_COLL_SYNCWARP, 1, mask(), 0, 0, 0, nullptr);
+    }
+    template <class T> T shfl_(tt_sim::shfl_mode m, const char *what, T v, int b, const char *f, int l) const
+    {
+        int src = tt_sim::tile_src_lane(m, (int)tt_sim_cur->lane, b, (int)N);
+        return tt_sim::shfl_value<T>(tt_sim_site_intern(f, l, what), 1, mask(), v, src);
+    }
+    template <class T> T shfl(T v, int src, TT_SIM_CG_SITE_ARGS) const { return shfl_(tt_sim::SHFL_IDX, "thread_block_tile::shfl", v, src, tt_file_, tt_line_); }
+    template <class T> T shfl_down(T v, unsigned d, TT_SIM_CG_SITE_ARGS) const { return shfl_(tt_sim::SHFL_DOWN, "thread_block_tile::shfl_down", v, (int)d, tt_file_, tt_line_); }
+    template <class T> T shfl_up(T v, unsigned d, TT_SIM_CG_SITE_ARGS) const { return shfl_(tt_sim::SHFL_UP, "thread_block_tile::shfl_up", v, (int)d, tt_file_, tt_line_); }
+    template <class T> T shfl_xor(T v, unsigned m, TT_SIM_CG_SITE_ARGS) const { return shfl_(tt_sim::SHFL_BFLY, "thread_block_tile::shfl_xor", v, (int)m, tt_file_, tt_line_); }
+    unsigned long long ballot(int p, TT_SIM_CG_SITE_ARGS) const
+    {
+        uint64_t b = tt_sim::ballot(TT_SIM_CG_SITE("thread_block_tile::ballot"), 1, mask(), p != 0, nullptr);
+        return (b & mask()) >> (tt_sim_cur->lane & ~(N - 1));
+    }
+    int any(int p, TT_SIM_CG_SITE_ARGS) const
+    {
+        return tt_sim::ballot(TT_SIM_CG_SITE("thread_block_tile::any"), 1, mask(), p != 0, nullptr) != 0;
+    }
+    int all(int p, TT_SIM_CG_SITE_ARGS) const
+    {
+        int a = 0;
+        tt_sim::ballot(TT_SIM_CG_SITE("thread_block_tile::all"), 1, mask(), p != 0, &a);
+        return a;
+    }
+    template <class T> unsigned long long match_any(T v, TT_SIM_CG_SITE_ARGS) const
+    {
+        uint64_t m = tt_sim_collective(TT_SIM_CG_SITE("thread_block_tile::match_any"), TT_SIM_COLL_MATCH_ANY, 1, mask(), tt_sim::match_key(v), 0, 0, nullptr);
+        return m >> (tt_sim_cur->lane & ~(N - 1));
+    }
+};
+
+template <unsigned N> inline thread_block_tile<N> tiled_partition(const thread_block &) { return {}; }
+template <unsigned N, unsigned M> inline thread_block_tile<N> tiled_partition(const thread_block_tile<M> &)
+{
+    static_assert(N <= M, "tt_sim: a tile can only be split into smaller tiles");
+    return {};
+}
+
+// Threads of the warp that are active here (same call site).
+struct coalesced_group {
+    uint64_t m;
+    unsigned thread_rank() const { return (unsigned)__builtin_popcountll(m & ((1ull << tt_sim_cur->lane) - 1ull)); }
+    unsigned size() const { return (unsigned)__builtin_popcountll(m); }
+    unsigned num_threads() const { return size(); }
+    void sync(TT_SIM_CG_SITE_ARGS) const { tt_sim_collective(TT_SIM_CG_SITE("coalesced_group::sync"), TT_SIM_COLL_SYNCWARP, 1, m, 0, 0, 0, nullptr); }
+    template <class T> T shfl(T v, unsigned rank, TT_SIM_CG_SITE_ARGS) const
+    {
+        uint64_t x = m;
+        for (unsigned i = 0; i < rank % (size() ? size() : 1); i++)
+            x &= x - 1;
+        int src = x ? __builtin_ctzll(x) : (int)tt_sim_cur->lane;
+        return tt_sim::shfl_value<T>(TT_SIM_CG_SITE("coalesced_group::shfl"), 1, m, v, src);
+    }
+    unsigned long long ballot(int p, TT_SIM_CG_SITE_ARGS) const
+    {
+        uint64_t b = tt_sim::ballot(TT_SIM_CG_SITE("coalesced_group::ballot"), 1, m, p != 0, nullptr);
+        unsigned long long r = 0; // compact to rank order
+        unsigned k = 0;
+        for (uint64_t x = m; x; x &= x - 1, k++)
+            if ((b >> __builtin_ctzll(x)) & 1)
+                r |= 1ull << k;
+        return r;
+    }
+    int any(int p, TT_SIM_CG_SITE_ARGS) const { return tt_sim::ballot(TT_SIM_CG_SITE("coalesced_group::any"), 1, m, p != 0, nullptr) != 0; }
+    int all(int p, TT_SIM_CG_SITE_ARGS) const
+    {
+        int a = 0;
+        tt_sim::ballot(TT_SIM_CG_SITE("coalesced_group::all"), 1, m, p != 0, &a);
+        return a;
+    }
+};
+inline coalesced_group coalesced_threads(TT_SIM_CG_SITE_ARGS)
+{
+    return coalesced_group{tt_sim_collective(TT_SIM_CG_SITE("coalesced_threads"), TT_SIM_COLL_ACTIVEMASK, 0, 0, 0, 0, 0, nullptr)};
+}
+
+template <class G> inline void sync(const G &g, TT_SIM_CG_SITE_ARGS) { g.sync(tt_file_, tt_line_); }
+
+template <class T> struct plus { T operator()(T a, T b) const { return a + b; } };
+template <class T> struct less { T operator()(T a, T b) const { return b < a ? b : a; } };
+template <class T> struct greater { T operator()(T a, T b) const { return a < b ? b : a; } };
+template <class T> struct bit_and { T operator()(T a, T b) const { return a & b; } };
+template <class T> struct bit_or { T operator()(T a, T b) const { return a | b; } };
+template <class T> struct bit_xor { T operator()(T a, T b) const { return a ^ b; } };
+
+// Butterfly over the tile: every lane gets the full reduction.
+template <unsigned N, class T, class Op>
+inline T reduce(const thread_block_tile<N> &g, T v, Op op, TT_SIM_CG_SITE_ARGS)
+{
+    for (unsigned o = N / 2; o > 0; o /= 2)
+        v = op(v, g.shfl_xor(v, o, tt_file_, tt_line_));
+    return v;
+}
+template <unsigned N, class T, class Op>
+inline T inclusive_scan(const thread_block_tile<N> &g, T v, Op op, TT_SIM_CG_SITE_ARGS)
+{
+    for (unsigned o = 1; o < N; o *= 2) {
+        T u = g.shfl_up(v, o, tt_file_, tt_line_);
+        if (g.thread_rank() >= o)
+            v = op(v, u);
+    }
+    return v;
+}
+template <unsigned N, class T>
+inline T inclusive_scan(const thread_block_tile<N> &g, T v, TT_SIM_CG_SITE_ARGS)
+{
+    return inclusive_scan(g, v, plus<T>(), tt_file_, tt_line_);
+}
+template <unsigned N, class T, class Op>
+inline T exclusive_scan(const thread_block_tile<N> &g, T v, Op op, TT_SIM_CG_SITE_ARGS)
+{
+    T inc = inclusive_scan(g, v, op, tt_file_, tt_line_);
+    T prev = g.shfl_up(inc, 1, tt_file_, tt_line_);
+    return g.thread_rank() == 0 ? T() : prev;
+}
+template <unsigned N, class T>
+inline T exclusive_scan(const thread_block_tile<N> &g, T v, TT_SIM_CG_SITE_ARGS)
+{
+    return exclusive_scan(g, v, plus<T>(), tt_file_, tt_line_);
+}
+
+} // namespace cooperative_groups
+
+#endif

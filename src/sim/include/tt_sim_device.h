@@ -1,0 +1,132 @@
+/* tt_sim_device.h — the runtime ABI the C++ shims call from kernel code.
+ *
+ * Not for harnesses: use tt_sim.h.  The structs are visible so that the shims
+ * can read threadIdx, blockIdx, ... with plain loads; fields marked
+ * "runtime-private" are written only by src/sim.
+ *
+ * Global state: tt_sim_cur is the one per-OS-thread variable — the GPU thread
+ * whose fiber is running on this OS thread (NULL outside kernels).  Fibers of
+ * one block never leave the OS thread that started the block, so reading it
+ * from kernel code is always consistent.
+ */
+#ifndef TT_SIM_DEVICE_H
+#define TT_SIM_DEVICE_H
+
+#include "tt_sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A call site in kernel source (static storage, one per call site). */
+typedef struct tt_sim_site {
+    const char *file;
+    int line;
+    const char *what; /* "__syncthreads", "__shfl_xor_sync", ... */
+} tt_sim_site;
+
+/* Collective kinds (a warp groups lanes that wait at the same kind+site). */
+enum {
+    TT_SIM_COLL_SHFL = 1,
+    TT_SIM_COLL_BALLOT,
+    TT_SIM_COLL_MATCH_ANY,
+    TT_SIM_COLL_MATCH_ALL,
+    TT_SIM_COLL_SYNCWARP,
+    TT_SIM_COLL_ACTIVEMASK,
+    TT_SIM_COLL_REDUCE_ADD,
+    TT_SIM_COLL_REDUCE_MIN,
+    TT_SIM_COLL_REDUCE_MAX,
+    TT_SIM_COLL_REDUCE_AND,
+    TT_SIM_COLL_REDUCE_OR,
+    TT_SIM_COLL_REDUCE_XOR
+};
+
+/* Barrier kinds (__syncthreads and its reductions). */
+enum { TT_SIM_BAR_PLAIN = 0, TT_SIM_BAR_COUNT, TT_SIM_BAR_AND, TT_SIM_BAR_OR };
+
+/* "no source lane": the shuffle returns the caller's own value. */
+#define TT_SIM_LANE_SELF (-1)
+
+struct tt_sim_block;
+
+typedef struct tt_sim_thread {
+    tt_sim_dim3 tid;             /* threadIdx */
+    struct tt_sim_block *blk;
+    uint32_t linear;             /* x + y*bx + z*bx*by */
+    uint32_t lane;               /* linear % warp */
+    uint32_t warp_id;            /* linear / warp */
+    /* runtime-private below */
+    uint32_t pos;                /* position in the block's schedule */
+    int state;
+    void *sp;                    /* saved stack pointer (x86-64 switch) or ucontext* */
+    void *stack;                 /* tt_sim_stack this thread runs on while started */
+    const tt_sim_site *wait_site;/* where it waits (barrier or collective) */
+    int wait_kind;               /* TT_SIM_COLL_* or 100 + TT_SIM_BAR_* */
+    int has_mask;
+    uint64_t mask;
+    uint64_t value;              /* collective operand */
+    int32_t src;                 /* shuffle source lane or TT_SIM_LANE_SELF */
+    int pred;
+    uint64_t result;             /* collective result, valid when resumed */
+    int result_pred;
+} tt_sim_thread;
+
+typedef struct tt_sim_block {
+    tt_sim_dim3 block_idx;
+    tt_sim_dim3 block_dim;
+    tt_sim_dim3 grid_dim;
+    uint32_t warp;               /* lanes per warp (32 or 64) */
+    uint32_t nthreads;
+    char *shared;                /* static __shared__ arena (TT_SIM_SHARED) */
+    char *dyn_shared;            /* extern __shared__ memory */
+    size_t dyn_shared_bytes;
+    int race_check;
+    void *worker;                /* runtime-private: struct tt_sim_worker* */
+} tt_sim_block;
+
+/* The GPU thread running on this OS thread. */
+extern __thread tt_sim_thread *tt_sim_cur;
+
+/* Block-wide barrier.  Returns the reduction for COUNT/AND/OR, 0 for PLAIN. */
+int tt_sim_syncthreads(const tt_sim_site *site, int kind, int pred);
+
+/* Warp collective.  `kind` is TT_SIM_COLL_*.  has_mask/mask: the _sync mask
+ * (bit i = lane i of the warp), validated as CUDA requires.  value/src/pred are
+ * the caller's operands.  Returns the caller's result; *pred_out (may be NULL)
+ * receives the match_all predicate. */
+uint64_t tt_sim_collective(const tt_sim_site *site, int kind, int has_mask, uint64_t mask,
+                           uint64_t value, int32_t src, int pred, int *pred_out);
+
+/* Offset of a static __shared__ declaration in the per-block arena; registers
+ * it on first use (thread-safe).  Fails the launch if the arena overflows. */
+size_t tt_sim_shared_register(const char *file, int line, const char *name,
+                              size_t size, size_t align);
+
+/* Shadow check of one instrumented shared access (race detection). */
+void tt_sim_shared_access(const void *addr, size_t size, int is_write,
+                          const tt_sim_site *site);
+
+/* Index check of an instrumented __shared__ array (OOB). */
+void tt_sim_shared_oob(const tt_sim_site *site, const char *name, long long index,
+                       long long extent);
+
+/* Fails the launch from kernel code (__trap, assert, invalid mask, PTX, ...). */
+void tt_sim_fail(tt_sim_status status, const char *file, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((noreturn, format(printf, 4, 5)))
+#endif
+    ;
+
+/* A stable site for (file, line, what) known only at run time (strings must
+ * be static).  Thread-safe; the result lives until the process exits. */
+const tt_sim_site *tt_sim_site_intern(const char *file, int line, const char *what);
+
+/* Records the current source position of the calling GPU thread (printed with
+ * timeouts and crashes). */
+void tt_sim_note_site(const tt_sim_site *site);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TT_SIM_DEVICE_H */

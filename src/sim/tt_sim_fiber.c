@@ -1,0 +1,124 @@
+/* tt_sim_fiber.c — see tt_sim_fiber.h. */
+#define _GNU_SOURCE 1
+#include "tt_sim_fiber.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#if TT_SIM_FIBER_ASM
+void tt_sim_fiber_entry(void);
+#endif
+
+static size_t page_size(void)
+{
+    static size_t ps; /* benign race: every thread computes the same value */
+    if (!ps)
+        ps = (size_t)sysconf(_SC_PAGESIZE);
+    return ps;
+}
+
+tt_sim_stack *tt_sim_stack_map(size_t size)
+{
+    size_t ps = page_size();
+    size = (size + ps - 1) & ~(ps - 1);
+    tt_sim_stack *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    size_t total = size + ps;
+    void *m = mmap(NULL, total, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (m == MAP_FAILED) {
+        free(s);
+        return NULL;
+    }
+    if (mprotect(m, ps, PROT_NONE) != 0) {
+        munmap(m, total);
+        free(s);
+        return NULL;
+    }
+    /* Cache colouring: the hot top of every stack would otherwise sit at the
+     * same page offset, i.e. in the same L1 set, and hundreds of fibers
+     * would evict each other at every switch.  Shift each top by a
+     * different multiple of 64 bytes (stacks are page-aligned). */
+    static atomic_uint counter;
+    unsigned k = atomic_fetch_add_explicit(&counter, 1, memory_order_relaxed);
+    s->color = (size_t)((k * 5u) % 64u) * 64u;
+    s->map = m;
+    s->map_size = total;
+    s->lo = (char *)m + ps;
+    s->hi = (char *)m + total;
+    return s;
+}
+
+void tt_sim_stack_unmap(tt_sim_stack *s)
+{
+    if (!s)
+        return;
+    if (s->map)
+        munmap(s->map, s->map_size);
+    free(s);
+}
+
+void tt_sim_stack_init_os(tt_sim_stack *s)
+{
+    memset(s, 0, sizeof *s);
+    pthread_attr_t a;
+    if (pthread_getattr_np(pthread_self(), &a) == 0) {
+        void *addr;
+        size_t sz;
+        if (pthread_attr_getstack(&a, &addr, &sz) == 0) {
+            s->lo = addr;
+            s->hi = (char *)addr + sz;
+        }
+        pthread_attr_destroy(&a);
+    }
+}
+
+int tt_sim_stack_is_guard(const tt_sim_stack *s, const void *addr)
+{
+    const char *p = addr;
+    return s->map && p >= s->map && p < s->lo;
+}
+
+#if TT_SIM_FIBER_ASM
+void tt_sim_fiber_make(tt_sim_stack *s, void (*entry)(void *), void *arg)
+{
+    /* Layout popped by tt_sim_switch_raw: r15 r14 r13 r12 rbx rbp, then the
+     * return address.  After the `ret`, rsp must be 16-byte aligned so that
+     * the `call` in tt_sim_fiber_entry enters `entry` with rsp % 16 == 8. */
+    uintptr_t top = ((uintptr_t)s->hi - s->color) & ~(uintptr_t)15;
+    uint64_t *sp = (uint64_t *)top;
+    *--sp = (uint64_t)(uintptr_t)tt_sim_fiber_entry; /* popped: rsp = top, 16-aligned */
+    *--sp = 0;                                   /* rbp */
+    *--sp = 0;                                   /* rbx */
+    *--sp = (uint64_t)(uintptr_t)entry;          /* r12 */
+    *--sp = (uint64_t)(uintptr_t)arg;            /* r13 */
+    *--sp = 0;                                   /* r14 */
+    *--sp = 0;                                   /* r15 */
+    s->sp = sp;
+}
+#else
+void tt_sim_fiber_make(tt_sim_stack *s, void (*entry)(void *), void *arg)
+{
+    getcontext(&s->uc);
+    s->uc.uc_stack.ss_sp = s->lo;
+    s->uc.uc_stack.ss_size = (size_t)(s->hi - s->lo) - s->color;
+    s->uc.uc_link = NULL;
+    /* makecontext passes int arguments; split the pointer in two halves. */
+    uintptr_t a = (uintptr_t)arg;
+    makecontext(&s->uc, (void (*)(void))entry, 1, arg);
+    (void)a;
+}
+#endif
+
+void tt_sim_fiber_on_start(void)
+{
+#if TT_SIM_ASAN
+    __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
+#endif
+}

@@ -1,0 +1,98 @@
+/* tt_sim_fiber.h — fiber stacks and context switches (runtime-private).
+ *
+ * A tt_sim_stack is an mmap'd stack with a PROT_NONE guard page below it and
+ * the saved context of the one fiber suspended on it.  The context lives with
+ * the stack, not with the GPU thread, because a suspended fiber owns exactly
+ * one stack and a stack holds at most one suspended fiber.
+ *
+ * Two implementations, chosen at compile time: a hand-written x86-64 switch
+ * of the callee-saved registers (tt_sim_switch_x86_64.S, a few ns), and a
+ * ucontext fallback for other targets or TT_SIM_FORCE_UCONTEXT (~100 ns:
+ * swapcontext makes a sigprocmask system call).
+ *
+ * Under AddressSanitizer every switch is announced with
+ * __sanitizer_start_switch_fiber / __sanitizer_finish_switch_fiber.
+ */
+#ifndef TT_SIM_FIBER_H
+#define TT_SIM_FIBER_H
+
+#include <stddef.h>
+
+#if !defined(TT_SIM_FORCE_UCONTEXT) && defined(__x86_64__)
+#define TT_SIM_FIBER_ASM 1
+#else
+#define TT_SIM_FIBER_ASM 0
+#include <ucontext.h>
+#endif
+
+typedef struct tt_sim_stack {
+    void *sp;                 /* saved stack pointer of the suspended fiber (asm) */
+#if !TT_SIM_FIBER_ASM
+    ucontext_t uc;
+#endif
+    char *map;                /* mmap base (guard page first); NULL for an OS stack */
+    size_t map_size;
+    char *lo;                 /* usable range [lo, hi) */
+    char *hi;
+    void *asan_fake;          /* ASan fake-stack handle while suspended */
+    size_t color;             /* bytes left unused at the top (see tt_sim_stack_map) */
+    struct tt_sim_stack *next_free;
+} tt_sim_stack;
+
+/* Maps a stack of `size` usable bytes (rounded up to pages) plus a guard page.
+ * Returns NULL on failure.  Free with tt_sim_stack_unmap(). */
+tt_sim_stack *tt_sim_stack_map(size_t size);
+void tt_sim_stack_unmap(tt_sim_stack *s);
+
+/* Describes the calling OS thread's own stack (for switching back to it). */
+void tt_sim_stack_init_os(tt_sim_stack *s);
+
+/* Prepares `s` so that switching to it calls entry(arg) on that stack.
+ * entry must never return. */
+void tt_sim_fiber_make(tt_sim_stack *s, void (*entry)(void *), void *arg);
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TT_SIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TT_SIM_ASAN 1
+#endif
+#endif
+#ifndef TT_SIM_ASAN
+#define TT_SIM_ASAN 0
+#endif
+#if TT_SIM_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
+#if TT_SIM_FIBER_ASM
+void tt_sim_switch_raw(void **save_sp, void *next_sp);
+#endif
+
+/* Suspends the running fiber into `from` and resumes `to`.  If from_dies,
+ * the current fiber is never resumed (its stack may be reused at once by
+ * whoever runs next).  Inline: it is on the hot path of every barrier. */
+static inline void tt_sim_fiber_switch(tt_sim_stack *from, tt_sim_stack *to, int from_dies)
+{
+#if TT_SIM_ASAN
+    __sanitizer_start_switch_fiber(from_dies ? NULL : &from->asan_fake, to->lo,
+                                   (size_t)(to->hi - to->lo));
+#else
+    (void)from_dies;
+#endif
+#if TT_SIM_FIBER_ASM
+    tt_sim_switch_raw(&from->sp, to->sp);
+#else
+    swapcontext(&from->uc, &to->uc);
+#endif
+#if TT_SIM_ASAN
+    __sanitizer_finish_switch_fiber(from->asan_fake, NULL, NULL);
+#endif
+}
+
+/* Must be the first call of a new fiber's entry function (ASan bookkeeping). */
+void tt_sim_fiber_on_start(void);
+
+/* Is addr inside the guard page of s? */
+int tt_sim_stack_is_guard(const tt_sim_stack *s, const void *addr);
+
+#endif

@@ -1,0 +1,166 @@
+/* tt_sim_internal.h — runtime-private structures of the SIMT executor.
+ *
+ * Ownership and lifetime:
+ *   tt_sim_launch   one per tt_sim_launch() call and schedule, on the caller's stack.
+ *   tt_sim_worker   one per OS thread of a launch, owned by the launch; holds the
+ *                   block being run (one block at a time), its threads, warps,
+ *                   shared arena, race shadow and fiber stack pool.
+ * Per-OS-thread globals (unavoidable: signal handlers and kernel code must find
+ * their state without arguments): tt_sim_cur (tt_sim_device.h) and
+ * tt_sim_self_worker below.
+ */
+#ifndef TT_SIM_INTERNAL_H
+#define TT_SIM_INTERNAL_H
+
+#include "tt_sim_device.h"
+#include "tt_sim_fiber.h"
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdatomic.h>
+
+#define TT_SIM_MAX_THREADS 1024
+#define TT_SIM_MAX_WARPS (TT_SIM_MAX_THREADS / 32)
+/* Static __shared__ capacity of the arena: AMD LDS and CUDA opt-in both
+ * allow 64 KiB per block; CUDA's 48 KiB static limit is checked by nvcc. */
+#define TT_SIM_STATIC_SHARED_MAX (64 * 1024)
+
+/* Thread states. */
+enum {
+    TT_T_UNSTARTED = 0,
+    TT_T_RUNNING,
+    TT_T_RUNNABLE, /* was blocked, released, waiting to be resumed */
+    TT_T_BARRIER,  /* waiting at __syncthreads */
+    TT_T_COLL,     /* waiting at a warp collective */
+    TT_T_DONE
+};
+
+typedef struct tt_sim_warp {
+    uint32_t first;        /* linear index of lane 0 */
+    uint32_t nlanes;       /* lanes that exist (a partial warp has fewer than warp) */
+    uint32_t live;         /* lanes not exited */
+    uint32_t blocked;      /* live lanes waiting at a barrier or collective */
+    uint32_t ncoll;        /* of those, lanes waiting at a collective */
+    int coll_mixed;        /* lanes wait at different collective sites/kinds */
+    const tt_sim_site *coll_site;
+    int coll_kind;
+    uint32_t epoch;        /* bumped whenever a collective completes (race check) */
+} tt_sim_warp;
+
+/* Shadow of 4 bytes of shared memory.  Valid only while epoch equals the
+ * worker's current epoch (so no clearing between barriers or blocks). */
+typedef struct tt_sim_shadow {
+    uint32_t epoch;
+    uint16_t writer;       /* linear thread id + 1, 0 = none */
+    uint16_t reader;       /* linear thread id + 1, 0 = none, 0xFFFF = several */
+    uint16_t rwarp;        /* warp of the reader(s), 0xFFFF = several warps */
+    uint32_t wwepoch;      /* writer's warp epoch at the write */
+    uint32_t rwepoch;
+    void *wip;             /* code address of the last write / read */
+    void *rip;
+} tt_sim_shadow;
+
+struct tt_sim_run;
+
+typedef struct tt_sim_worker {
+    struct tt_sim_run *L;
+    int index;
+    pthread_t os_thread;
+    void *args;                    /* this worker's copy of the kernel arguments */
+
+    tt_sim_block blk;              /* the block being run */
+    tt_sim_thread *threads;        /* [TT_SIM_MAX_THREADS] */
+    uint32_t *order;               /* schedule: order[pos] = linear thread id */
+    tt_sim_warp warps[TT_SIM_MAX_WARPS];
+    uint32_t nwarps;
+
+    /* scheduler state of the block */
+    uint32_t live;                 /* threads not exited */
+    uint32_t runnable;             /* threads in TT_T_RUNNABLE */
+    uint32_t next_unstarted;       /* positions < this have started */
+    uint32_t cur_pos;              /* position of the running thread */
+    uint32_t bar_waiting;
+    const tt_sim_site *bar_site;
+    int bar_kind;
+    int bar_mixed;
+    int bar_acc_count, bar_acc_and, bar_acc_or;
+
+    /* fibers */
+    tt_sim_stack os_stack;         /* the OS thread's own stack */
+    tt_sim_stack *cur_stack;       /* stack of the running fiber */
+    tt_sim_stack *free_stacks;
+    tt_sim_stack **all_stacks;
+    size_t nstacks, cap_stacks;
+    tt_sim_stack *pending_free;    /* released by whoever runs after a dying fiber */
+
+    /* shared memory: [static arena | dynamic | guard page] */
+    char *arena_map;
+    size_t arena_map_size;
+    char *arena_guard;             /* first byte of the guard page */
+    size_t arena_bytes;            /* static + dynamic */
+
+    /* race detection */
+    tt_sim_shadow *shadow;
+    uint32_t epoch;
+
+    /* errors and escapes */
+    sigjmp_buf escape;
+    volatile sig_atomic_t in_kernel;
+    stack_t altstack;
+    uint64_t blocks_run;
+} tt_sim_worker;
+
+typedef struct tt_sim_run {
+    const tt_sim_kernel *k;
+    const tt_sim_config *cfg;
+    tt_sim_schedule sched;
+    uint64_t nblocks;
+    atomic_uint_fast64_t next_block;
+    atomic_int abort;
+    pthread_mutex_t mu;            /* guards result */
+    int failed;
+    tt_sim_result result;
+    tt_sim_worker *workers;
+    int nworkers;
+    /* code addresses of the failure (fault, racing accesses), symbolised
+     * with addr2line after the run: crash_ip first, other_ip second */
+    void *crash_ip;
+    void *other_ip;
+} tt_sim_run;
+
+extern __thread tt_sim_worker *tt_sim_self_worker;
+
+/* sched */
+int tt_sim_worker_init(tt_sim_worker *w, tt_sim_run *L, int index);
+void tt_sim_worker_fini(tt_sim_worker *w);
+/* Runs blocks until none are left or the launch aborts.  Never fails: errors
+ * are recorded in L. */
+void tt_sim_worker_run(tt_sim_worker *w);
+
+/* launch: records the first failure of a launch (thread-safe).  Returns 1 if
+ * this call recorded it. */
+int tt_sim_record_failure(tt_sim_run *L, tt_sim_status st, const char *file, int line,
+                          const tt_sim_dim3 *blk, const tt_sim_dim3 *thr, const char *msg);
+
+/* mem */
+typedef struct tt_sim_buffer_info {
+    const char *name;
+    size_t bytes;
+    size_t offset;     /* of the faulting address from the start */
+    int found;
+} tt_sim_buffer_info;
+/* Async-signal-tolerant lookup of the guard page hit by addr. */
+int tt_sim_mem_classify(const void *addr, tt_sim_buffer_info *out);
+void *tt_sim_mem_snapshot(void);             /* opaque; NULL when no buffers */
+void tt_sim_mem_restore(void *snap);
+/* Compares current buffers against *snap_result*; writes a message and
+ * returns nonzero when a buffer differs beyond rtol. */
+int tt_sim_mem_compare(void *snap_a, void *snap_b, double rtol, char *msg, size_t msglen);
+void tt_sim_mem_snapshot_free(void *snap);
+
+/* shared registry: name of the declaration holding arena offset `off`
+ * ("extern __shared__" for the dynamic part); writes into buf. */
+const char *tt_sim_shared_name(tt_sim_worker *w, size_t off, char *buf, size_t n);
+
+#endif

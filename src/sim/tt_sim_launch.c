@@ -1,0 +1,504 @@
+/* tt_sim_launch.c — tt_sim_launch(): validates a launch, runs the grid on
+ * worker OS threads once per schedule, catches faults and timeouts, and
+ * compares the buffers that different schedules produce.
+ *
+ * Signals: while a launch runs, SIGSEGV/SIGBUS/SIGFPE/SIGILL handlers turn a
+ * fault inside a kernel into a failure of the launch (out-of-bounds access
+ * when the address is a buffer's guard page), and SIGUSR2 from the watchdog
+ * stops a worker whose kernel does not reach a scheduling point (timeout).
+ * Previous handlers are restored when the launch ends.  Faults outside
+ * kernels are re-raised with the previous handler.
+ */
+#define _GNU_SOURCE 1
+#include "tt_sim_internal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+#include <dlfcn.h>
+
+#define TT_SIM_TIMEOUT_SIGNAL SIGUSR2
+
+void tt_sim_config_init(tt_sim_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->grid.x = cfg->grid.y = cfg->grid.z = 1;
+    cfg->block.x = cfg->block.y = cfg->block.z = 1;
+    cfg->warp = 32;
+    cfg->schedules[0] = TT_SIM_SCHED_FORWARD;
+    cfg->nschedules = 1;
+    cfg->threads = 1;
+    cfg->stack_size = 64 * 1024;
+    cfg->timeout_s = 60;
+    cfg->race_check = 1;
+    cfg->inactive_read = TT_SIM_INACTIVE_ERROR;
+    cfg->schedule_rtol = 1e-5;
+}
+
+const char *tt_sim_status_name(tt_sim_status s)
+{
+    switch (s) {
+    case TT_SIM_OK: return "ok";
+    case TT_SIM_ERR_OOB: return "oob";
+    case TT_SIM_ERR_RACE: return "race";
+    case TT_SIM_ERR_BARRIER_DIVERGENCE: return "barrier-divergence";
+    case TT_SIM_ERR_DEADLOCK: return "deadlock";
+    case TT_SIM_ERR_INACTIVE_LANE_READ: return "inactive-lane-read";
+    case TT_SIM_ERR_TIMEOUT: return "timeout";
+    case TT_SIM_ERR_TRAP: return "trap";
+    case TT_SIM_ERR_SCHEDULE_DEPENDENT: return "schedule-dependent";
+    case TT_SIM_ERR_CONFIG: return "config";
+    }
+    return "unknown";
+}
+
+static const char *sched_name(tt_sim_schedule s)
+{
+    return s == TT_SIM_SCHED_REVERSE ? "reverse" : s == TT_SIM_SCHED_RANDOM ? "random" : "forward";
+}
+
+int tt_sim_record_failure(tt_sim_run *L, tt_sim_status st, const char *file, int line,
+                          const tt_sim_dim3 *blk, const tt_sim_dim3 *thr, const char *msg)
+{
+    int first = 0;
+    pthread_mutex_lock(&L->mu);
+    if (!L->failed) {
+        first = 1;
+        L->failed = 1;
+        tt_sim_result *r = &L->result;
+        r->status = st;
+        r->schedule = L->sched;
+        snprintf(r->file, sizeof r->file, "%s", file ? file : "");
+        r->line = line;
+        if (blk)
+            r->block_idx = *blk;
+        if (thr)
+            r->thread_idx = *thr;
+        if (file && line)
+            snprintf(r->message, sizeof r->message, "%s:%d: %s: %s", file, line,
+                     tt_sim_status_name(st), msg);
+        else
+            snprintf(r->message, sizeof r->message, "%s: %s", tt_sim_status_name(st), msg);
+    }
+    pthread_mutex_unlock(&L->mu);
+    atomic_store(&L->abort, 1);
+    return first;
+}
+
+/* ---------------------------------------------------------------- signals */
+
+static struct sigaction old_segv, old_bus, old_fpe, old_ill, old_tmo;
+static tt_sim_run *volatile cur_launch; /* the launch whose handlers are installed */
+
+static void fault_handler(int sig, siginfo_t *si, void *uctx)
+{
+    tt_sim_worker *w = tt_sim_self_worker;
+    tt_sim_run *L = cur_launch;
+    if (!w || !L || !w->in_kernel) {
+        /* not ours: restore the previous disposition and let it re-fault */
+        struct sigaction *old = sig == SIGSEGV ? &old_segv : sig == SIGBUS ? &old_bus
+                              : sig == SIGFPE ? &old_fpe : &old_ill;
+        sigaction(sig, old, NULL);
+        return;
+    }
+    void *ip = NULL;
+#if defined(__x86_64__)
+    ip = (void *)((ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP];
+#else
+    (void)uctx;
+#endif
+    char msg[512];
+    tt_sim_status st = TT_SIM_ERR_TRAP;
+    tt_sim_buffer_info bi;
+    const char *addr = si->si_addr;
+    if (sig == SIGSEGV && tt_sim_mem_classify(addr, &bi)) {
+        st = TT_SIM_ERR_OOB;
+        if (bi.found == 1)
+            snprintf(msg, sizeof msg,
+                     "out-of-bounds access to %s (%zu bytes) at byte offset %zu (%zu bytes past the end)",
+                     bi.name, bi.bytes, bi.offset, bi.offset - bi.bytes);
+        else
+            snprintf(msg, sizeof msg, "out-of-bounds access to %s (%zu bytes) before its start",
+                     bi.name, bi.bytes);
+    } else if (sig == SIGSEGV && addr >= w->arena_guard &&
+               addr < w->arena_guard + (size_t)sysconf(_SC_PAGESIZE)) {
+        st = TT_SIM_ERR_OOB;
+        snprintf(msg, sizeof msg,
+                 "out-of-bounds access past the end of dynamic shared memory (%zu bytes) at +%zu",
+                 w->blk.dyn_shared_bytes, (size_t)(addr - w->blk.dyn_shared));
+    } else if (sig == SIGSEGV && tt_sim_cur && tt_sim_cur->stack &&
+               tt_sim_stack_is_guard(tt_sim_cur->stack, addr)) {
+        snprintf(msg, sizeof msg, "stack overflow in a GPU thread (stack %zu bytes; raise "
+                 "stack_size)", L->cfg->stack_size);
+    } else {
+        snprintf(msg, sizeof msg, "%s at address %p",
+                 sig == SIGSEGV ? "invalid memory access" : sig == SIGBUS ? "bus error"
+                 : sig == SIGFPE ? "arithmetic exception (integer division by zero?)"
+                 : "illegal instruction", (void *)addr);
+    }
+    const tt_sim_site *s = tt_sim_cur ? tt_sim_cur->wait_site : NULL;
+    if (tt_sim_record_failure(L, st, NULL, 0, &w->blk.block_idx,
+                              tt_sim_cur ? &tt_sim_cur->tid : NULL, msg)) {
+        L->crash_ip = ip;
+        (void)s;
+    }
+    siglongjmp(w->escape, 1);
+}
+
+static void timeout_handler(int sig, siginfo_t *si, void *uctx)
+{
+    (void)sig;
+    (void)si;
+    (void)uctx;
+    tt_sim_worker *w = tt_sim_self_worker;
+    if (w && w->in_kernel)
+        siglongjmp(w->escape, 1);
+}
+
+static void install_handlers(tt_sim_run *L)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = fault_handler;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    cur_launch = L;
+    sigaction(SIGSEGV, &sa, &old_segv);
+    sigaction(SIGBUS, &sa, &old_bus);
+    sigaction(SIGFPE, &sa, &old_fpe);
+    sigaction(SIGILL, &sa, &old_ill);
+    sa.sa_sigaction = timeout_handler;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigaction(TT_SIM_TIMEOUT_SIGNAL, &sa, &old_tmo);
+}
+
+static void restore_handlers(void)
+{
+    sigaction(SIGSEGV, &old_segv, NULL);
+    sigaction(SIGBUS, &old_bus, NULL);
+    sigaction(SIGFPE, &old_fpe, NULL);
+    sigaction(SIGILL, &old_ill, NULL);
+    sigaction(TT_SIM_TIMEOUT_SIGNAL, &old_tmo, NULL);
+    cur_launch = NULL;
+}
+
+/* Code address -> "file:line" of the innermost frame that is kernel code
+ * (not a tt_sim_* shim header), via addr2line on our own executable (needs
+ * -g in the harness).  Runs after the escape, outside signal handlers.
+ * Returns the line, 0 if unknown. */
+static int addr_to_line(void *ip, char *file, size_t flen)
+{
+    Dl_info di;
+    uintptr_t off = (uintptr_t)ip;
+    if (dladdr(ip, &di) && di.dli_fbase)
+        off -= (uintptr_t)di.dli_fbase;
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return 0;
+    exe[n] = 0;
+    /* a call's return address is one past the call: look up the call itself */
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "addr2line -i -e '%s' 0x%" PRIxPTR " 2>/dev/null", exe,
+             off ? off - 1 : off);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return 0;
+    char line[1024];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, p)) {
+        line[strcspn(line, "\n")] = 0;
+        char *colon = strrchr(line, ':');
+        if (!colon || line[0] == '?')
+            continue;
+        *colon = 0;
+        int ln = atoi(colon + 1);
+        const char *base = strrchr(line, '/');
+        base = base ? base + 1 : line;
+        if (ln <= 0 || strncmp(base, "tt_sim_", 7) == 0)
+            continue;
+        snprintf(file, flen, "%s", line);
+        found = ln;
+    }
+    while (fgets(line, sizeof line, p))
+        ;
+    pclose(p);
+    return found;
+}
+
+static void symbolize(tt_sim_run *L)
+{
+    tt_sim_result *r = &L->result;
+    char file[512];
+    if (L->crash_ip) {
+        int ln = addr_to_line(L->crash_ip, file, sizeof file);
+        if (ln) {
+            /* drop a "file:line: " prefix recorded earlier (declaration site) */
+            char prefix[600];
+            snprintf(prefix, sizeof prefix, "%s:%d: ", r->file, r->line);
+            const char *rest = r->message;
+            if (r->file[0] && strncmp(rest, prefix, strlen(prefix)) == 0)
+                rest += strlen(prefix);
+            char old[sizeof r->message];
+            snprintf(old, sizeof old, "%s", rest);
+            snprintf(r->file, sizeof r->file, "%s", file);
+            r->line = ln;
+            snprintf(r->message, sizeof r->message, "%s:%d: %s", file, ln, old);
+        }
+    }
+    if (L->other_ip) {
+        int ln = addr_to_line(L->other_ip, file, sizeof file);
+        size_t len = strlen(r->message);
+        if (ln)
+            snprintf(r->message + len, sizeof r->message - len, "\n  other access at %s:%d",
+                     file, ln);
+    }
+}
+
+/* ---------------------------------------------------------------- workers */
+
+/* Every worker runs with an alternate signal stack so that a fault on a
+ * fiber stack (overflow into its guard page) can still be handled. */
+static void *worker_main(void *arg)
+{
+    tt_sim_worker *w = arg;
+    stack_t alt, oldalt;
+    alt.ss_size = 256 * 1024;
+    alt.ss_sp = malloc(alt.ss_size);
+    alt.ss_flags = 0;
+    int have_alt = alt.ss_sp && sigaltstack(&alt, &oldalt) == 0;
+    tt_sim_worker_run(w);
+    if (have_alt)
+        sigaltstack(&oldalt, NULL);
+    free(alt.ss_sp);
+    return NULL;
+}
+
+typedef struct watchdog {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done;
+    tt_sim_run *L;
+    struct timespec deadline;
+} watchdog;
+
+static void *watchdog_main(void *arg)
+{
+    watchdog *wd = arg;
+    pthread_mutex_lock(&wd->mu);
+    while (!wd->done) {
+        if (pthread_cond_timedwait(&wd->cv, &wd->mu, &wd->deadline) == ETIMEDOUT && !wd->done) {
+            tt_sim_run *L = wd->L;
+            char msg[256];
+            snprintf(msg, sizeof msg, "the launch ran longer than %.3g s (infinite loop, or a "
+                     "spin-wait on another block?)", L->cfg->timeout_s);
+            tt_sim_record_failure(L, TT_SIM_ERR_TIMEOUT, NULL, 0, NULL, NULL, msg);
+            for (int i = 0; i < L->nworkers; i++)
+                pthread_kill(L->workers[i].os_thread, TT_SIM_TIMEOUT_SIGNAL);
+            /* keep poking until everyone has left its kernel */
+            wd->deadline.tv_nsec += 50 * 1000000L;
+            if (wd->deadline.tv_nsec >= 1000000000L) {
+                wd->deadline.tv_sec++;
+                wd->deadline.tv_nsec -= 1000000000L;
+            }
+        }
+    }
+    pthread_mutex_unlock(&wd->mu);
+    return NULL;
+}
+
+static int online_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+static void config_error(tt_sim_result *r, const char *fmt, const char *a, long v)
+{
+    memset(r, 0, sizeof *r);
+    r->status = TT_SIM_ERR_CONFIG;
+    char msg[512];
+    snprintf(msg, sizeof msg, fmt, a, v);
+    snprintf(r->message, sizeof r->message, "config: %s", msg);
+}
+
+static tt_sim_result run_schedule(const tt_sim_kernel *k, const tt_sim_config *cfg,
+                                  tt_sim_schedule sched)
+{
+    tt_sim_run L;
+    memset(&L, 0, sizeof L);
+    L.k = k;
+    L.cfg = cfg;
+    L.sched = sched;
+    L.nblocks = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
+    atomic_init(&L.next_block, 0);
+    atomic_init(&L.abort, 0);
+    pthread_mutex_init(&L.mu, NULL);
+    int nw = cfg->threads > 0 ? cfg->threads : online_cpus();
+    if ((uint64_t)nw > L.nblocks)
+        nw = (int)L.nblocks;
+    L.nworkers = nw;
+    L.workers = calloc((size_t)nw, sizeof *L.workers);
+    int ok = L.workers != NULL;
+    for (int i = 0; ok && i < nw; i++)
+        ok = tt_sim_worker_init(&L.workers[i], &L, i) == 0;
+    if (!ok) {
+        tt_sim_result r;
+        config_error(&r, "%s (%ld)", "cannot allocate the workers' memory", 0);
+        for (int i = 0; L.workers && i < nw; i++)
+            tt_sim_worker_fini(&L.workers[i]);
+        free(L.workers);
+        return r;
+    }
+
+    install_handlers(&L);
+    watchdog wd;
+    pthread_t wdt;
+    int have_wd = 0;
+    memset(&wd, 0, sizeof wd);
+    if (cfg->timeout_s > 0) {
+        pthread_mutex_init(&wd.mu, NULL);
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_init(&wd.cv, &ca);
+        pthread_condattr_destroy(&ca);
+        wd.L = &L;
+        clock_gettime(CLOCK_MONOTONIC, &wd.deadline);
+        double t = cfg->timeout_s;
+        wd.deadline.tv_sec += (time_t)t;
+        wd.deadline.tv_nsec += (long)((t - (double)(time_t)t) * 1e9);
+        if (wd.deadline.tv_nsec >= 1000000000L) {
+            wd.deadline.tv_sec++;
+            wd.deadline.tv_nsec -= 1000000000L;
+        }
+    }
+
+    /* worker 0 runs on the calling thread; the others on their own threads */
+    L.workers[0].os_thread = pthread_self();
+    pthread_t *pts = calloc((size_t)nw, sizeof *pts);
+    int started = 1;
+    for (int i = 1; i < nw; i++) {
+        if (pthread_create(&pts[i], NULL, worker_main, &L.workers[i]) != 0)
+            break;
+        L.workers[i].os_thread = pts[i];
+        started++;
+    }
+    if (cfg->timeout_s > 0)
+        have_wd = pthread_create(&wdt, NULL, watchdog_main, &wd) == 0;
+
+    worker_main(&L.workers[0]);
+
+    for (int i = 1; i < started; i++)
+        pthread_join(pts[i], NULL);
+    free(pts);
+    if (have_wd) {
+        pthread_mutex_lock(&wd.mu);
+        wd.done = 1;
+        pthread_cond_signal(&wd.cv);
+        pthread_mutex_unlock(&wd.mu);
+        pthread_join(wdt, NULL);
+    }
+    if (cfg->timeout_s > 0) {
+        pthread_mutex_destroy(&wd.mu);
+        pthread_cond_destroy(&wd.cv);
+    }
+    restore_handlers();
+    if (L.failed)
+        symbolize(&L);
+    for (int i = 0; i < nw; i++)
+        tt_sim_worker_fini(&L.workers[i]);
+    free(L.workers);
+    pthread_mutex_destroy(&L.mu);
+    if (!L.failed) {
+        memset(&L.result, 0, sizeof L.result);
+        L.result.status = TT_SIM_OK;
+        L.result.schedule = sched;
+    } else {
+        size_t len = strlen(L.result.message);
+        snprintf(L.result.message + len, sizeof L.result.message - len,
+                 "\n  (kernel %s, schedule %s, warp %d)", k->name ? k->name : "?",
+                 sched_name(sched), cfg->warp);
+    }
+    return L.result;
+}
+
+tt_sim_result tt_sim_launch(const tt_sim_kernel *k, const tt_sim_config *cfg)
+{
+    tt_sim_result r;
+    memset(&r, 0, sizeof r);
+    if (cfg->warp != 32 && cfg->warp != 64) {
+        config_error(&r, "%swarp must be 32 or 64, not %ld", "", cfg->warp);
+        return r;
+    }
+    if (k->warp != cfg->warp) {
+        config_error(&r, "kernel %s was compiled with TT_SIM_WARP %ld but launched with a "
+                     "different warp width", k->name ? k->name : "?", k->warp);
+        return r;
+    }
+    uint64_t nt = (uint64_t)cfg->block.x * cfg->block.y * cfg->block.z;
+    if (nt == 0 || nt > TT_SIM_MAX_THREADS || !cfg->grid.x || !cfg->grid.y || !cfg->grid.z) {
+        config_error(&r, "%sblock must have 1..1024 threads and grid >= 1 (block has %ld)", "",
+                     (long)nt);
+        return r;
+    }
+    int ns = cfg->nschedules < 1 ? 1 : cfg->nschedules > TT_SIM_MAX_SCHEDULES ? TT_SIM_MAX_SCHEDULES
+                                                                             : cfg->nschedules;
+    tt_sim_config c = *cfg;
+    if (c.stack_size < 16 * 1024)
+        c.stack_size = 16 * 1024;
+    if (ns == 1)
+        return run_schedule(k, &c, c.nschedules < 1 ? TT_SIM_SCHED_FORWARD : c.schedules[0]);
+
+    void *before = tt_sim_mem_snapshot();
+    void *first = NULL;
+    for (int i = 0; i < ns; i++) {
+        if (i > 0)
+            tt_sim_mem_restore(before);
+        r = run_schedule(k, &c, c.schedules[i]);
+        if (r.status != TT_SIM_OK)
+            break;
+        void *after = tt_sim_mem_snapshot();
+        if (i == 0) {
+            first = after;
+            continue;
+        }
+        char diff[512];
+        int d = tt_sim_mem_compare(first, after, c.schedule_rtol, diff, sizeof diff);
+        tt_sim_mem_snapshot_free(after);
+        if (d) {
+            r.status = TT_SIM_ERR_SCHEDULE_DEPENDENT;
+            r.schedule = c.schedules[i];
+            snprintf(r.message, sizeof r.message,
+                     "schedule-dependent: outputs of the %s and %s lane schedules differ: %s "
+                     "(a missing barrier or a race between threads)\n  (kernel %s, warp %d)",
+                     sched_name(c.schedules[0]), sched_name(c.schedules[i]), diff,
+                     k->name ? k->name : "?", c.warp);
+            break;
+        }
+    }
+    /* leave the first schedule's results in the buffers */
+    if (first)
+        tt_sim_mem_restore(first);
+    tt_sim_mem_snapshot_free(first);
+    tt_sim_mem_snapshot_free(before);
+    return r;
+}
+
+/* glibc's assert() in kernel code lands here (this definition takes
+ * precedence over libc's when the runtime is linked statically): inside a
+ * kernel it fails the launch with the assertion's file and line. */
+void __assert_fail(const char *expr, const char *file, unsigned int line, const char *func)
+{
+    tt_sim_worker *w = tt_sim_self_worker;
+    if (w && w->in_kernel)
+        tt_sim_fail(TT_SIM_ERR_TRAP, file, (int)line, "assertion failed: %s (in %s)", expr,
+                    func ? func : "?");
+    fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, func ? func : "?", expr);
+    abort();
+}

@@ -1,0 +1,875 @@
+/* tt_sim_sched.c — runs the threads of a block as fibers: scheduling,
+ * __syncthreads, warp collectives, and the divergence/deadlock checks.
+ *
+ * Execution model (invariants):
+ *  - A block runs wholly on one OS thread (its worker); nothing in here needs
+ *    atomics.
+ *  - Threads start in schedule order as plain calls on a "runner" fiber.  A
+ *    thread that finishes without blocking hands its stack straight to the
+ *    next thread, so barrier-free kernels make no context switch per thread.
+ *    A thread that blocks keeps its stack; the next thread then starts on a
+ *    fresh runner fiber from the pool.
+ *  - After a thread blocks or exits, the next thread to run is the first one
+ *    after it (cyclically, in schedule order) that is runnable or unstarted.
+ *  - A warp collective completes when every live lane of its warp is blocked
+ *    (at a collective or a barrier).  Lanes waiting at the same call site and
+ *    kind form one group: that group is the set of "active lanes" of the SIMT
+ *    instruction.  So collectives wait only for the lanes of their warp.
+ *  - __syncthreads completes when every live thread of the block waits at a
+ *    barrier; they must all wait at the same call site.
+ */
+#define _GNU_SOURCE 1
+#include "tt_sim_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+__thread tt_sim_thread *tt_sim_cur;
+__thread tt_sim_worker *tt_sim_self_worker;
+
+#define BAR_KIND_BASE 100
+
+/* ---------------------------------------------------------------- errors */
+
+static __attribute__((noreturn)) void escape(tt_sim_worker *w)
+{
+    siglongjmp(w->escape, 1);
+}
+
+static __attribute__((noreturn)) void fail_thread(tt_sim_worker *w, const tt_sim_thread *t, tt_sim_status st,
+                        const tt_sim_site *site, const char *msg)
+{
+    tt_sim_record_failure(w->L, st, site ? site->file : NULL, site ? site->line : 0,
+                          &w->blk.block_idx, t ? &t->tid : NULL, msg);
+    escape(w);
+}
+
+void tt_sim_fail(tt_sim_status status, const char *file, int line, const char *fmt, ...)
+{
+    tt_sim_worker *w = tt_sim_self_worker;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!w || !w->in_kernel) {
+        fprintf(stderr, "tt_sim: %s:%d: %s (outside a kernel)\n", file ? file : "?", line, msg);
+        abort();
+    }
+    tt_sim_record_failure(w->L, status, file, line, &w->blk.block_idx,
+                          tt_sim_cur ? &tt_sim_cur->tid : NULL, msg);
+    escape(w);
+}
+
+void tt_sim_note_site(const tt_sim_site *site)
+{
+    if (tt_sim_cur)
+        tt_sim_cur->wait_site = site;
+}
+
+static int site_eq(const tt_sim_site *a, const tt_sim_site *b)
+{
+    if (a == b)
+        return 1;
+    if (!a || !b || a->line != b->line)
+        return 0;
+    return a->file == b->file || strcmp(a->file, b->file) == 0;
+}
+
+static const char *thread_str(const tt_sim_thread *t, char *buf, size_t n)
+{
+    snprintf(buf, n, "thread (%u,%u,%u)", t->tid.x, t->tid.y, t->tid.z);
+    return buf;
+}
+
+/* Appends "  file:line: thread (x,y,z) waits at WHAT" for every waiting thread
+ * (runs of consecutive threads at one site are merged). */
+static void append_waiters(tt_sim_worker *w, char *msg, size_t cap)
+{
+    size_t len = strlen(msg);
+    uint32_t n = w->blk.nthreads;
+    for (uint32_t i = 0; i < n && len + 160 < cap;) {
+        tt_sim_thread *t = &w->threads[i];
+        if (t->state != TT_T_BARRIER && t->state != TT_T_COLL) {
+            i++;
+            continue;
+        }
+        uint32_t j = i + 1;
+        while (j < n && w->threads[j].state == t->state &&
+               site_eq(w->threads[j].wait_site, t->wait_site))
+            j++;
+        const tt_sim_site *s = t->wait_site;
+        len += (size_t)snprintf(msg + len, cap - len,
+                                "\n  %s:%d: threads %u..%u (linear) wait at %s",
+                                s ? s->file : "?", s ? s->line : 0, i, j - 1,
+                                s ? s->what : "?");
+        i = j;
+    }
+    uint32_t exited = 0;
+    for (uint32_t i = 0; i < n; i++)
+        exited += w->threads[i].state == TT_T_DONE;
+    if (exited && len + 80 < cap)
+        snprintf(msg + len, cap - len, "\n  %u thread(s) of the block have exited", exited);
+}
+
+/* ---------------------------------------------------------------- stacks */
+
+static tt_sim_stack *stack_get(tt_sim_worker *w)
+{
+    tt_sim_stack *s = w->free_stacks;
+    if (s) {
+        w->free_stacks = s->next_free;
+        return s;
+    }
+    s = tt_sim_stack_map(w->L->cfg->stack_size);
+    if (!s) {
+        tt_sim_record_failure(w->L, TT_SIM_ERR_CONFIG, NULL, 0, &w->blk.block_idx, NULL,
+                              "cannot map a fiber stack (out of memory?)");
+        escape(w);
+    }
+    if (w->nstacks == w->cap_stacks) {
+        size_t cap = w->cap_stacks ? 2 * w->cap_stacks : 64;
+        tt_sim_stack **a = realloc(w->all_stacks, cap * sizeof *a);
+        if (!a) {
+            tt_sim_stack_unmap(s);
+            tt_sim_record_failure(w->L, TT_SIM_ERR_CONFIG, NULL, 0, &w->blk.block_idx, NULL,
+                                  "out of memory");
+            escape(w);
+        }
+        w->all_stacks = a;
+        w->cap_stacks = cap;
+    }
+    w->all_stacks[w->nstacks++] = s;
+    return s;
+}
+
+static void stack_put(tt_sim_worker *w, tt_sim_stack *s)
+{
+    s->next_free = w->free_stacks;
+    w->free_stacks = s;
+}
+
+/* After an escape every fiber of the block is abandoned: all stacks are free. */
+static void stacks_reset(tt_sim_worker *w)
+{
+    w->free_stacks = NULL;
+    for (size_t i = 0; i < w->nstacks; i++)
+        stack_put(w, w->all_stacks[i]);
+    w->pending_free = NULL;
+}
+
+static inline void release_pending(tt_sim_worker *w)
+{
+    if (w->pending_free) {
+        stack_put(w, w->pending_free);
+        w->pending_free = NULL;
+    }
+}
+
+/* ------------------------------------------------------------- scheduling */
+
+static void runner_entry(void *arg);
+
+/* First runnable or unstarted thread after the running one, in schedule
+ * order; NULL when none. */
+static tt_sim_thread *pick_next(tt_sim_worker *w)
+{
+    if (atomic_load_explicit(&w->L->abort, memory_order_relaxed))
+        escape(w);
+    uint32_t n = w->blk.nthreads;
+    if (w->runnable == 0)
+        return w->next_unstarted < n ? &w->threads[w->order[w->next_unstarted]] : NULL;
+    uint32_t q = w->cur_pos;
+    for (uint32_t k = 0; k < n; k++) {
+        if (++q == n)
+            q = 0;
+        if (q >= w->next_unstarted)
+            return &w->threads[w->order[q]];
+        tt_sim_thread *t = &w->threads[w->order[q]];
+        if (t->state == TT_T_RUNNABLE)
+            return t;
+    }
+    return NULL;
+}
+
+static __attribute__((noinline, cold, noreturn)) void internal_deadlock(tt_sim_worker *w)
+{
+    char msg[3500];
+    snprintf(msg, sizeof msg, "deadlock: no thread of block (%u,%u,%u) can run",
+             w->blk.block_idx.x, w->blk.block_idx.y, w->blk.block_idx.z);
+    append_waiters(w, msg, sizeof msg);
+    tt_sim_thread *t = NULL;
+    for (uint32_t i = 0; i < w->blk.nthreads && !t; i++)
+        if (w->threads[i].state == TT_T_BARRIER || w->threads[i].state == TT_T_COLL)
+            t = &w->threads[i];
+    fail_thread(w, t, TT_SIM_ERR_DEADLOCK, t ? t->wait_site : NULL, msg);
+}
+
+/* The running thread `self` has blocked (or its collective just completed).
+ * Runs other threads until `self` is runnable again, then returns in self. */
+static void block_and_schedule(tt_sim_worker *w, tt_sim_thread *self)
+{
+    tt_sim_thread *next = pick_next(w);
+    if (!next)
+        internal_deadlock(w);
+    if (next == self) { /* our own collective completed and we are first */
+        w->runnable--;
+        self->state = TT_T_RUNNING;
+        return;
+    }
+    tt_sim_stack *mine = self->stack;
+    if (next->state == TT_T_UNSTARTED) {
+        tt_sim_stack *s = stack_get(w);
+        tt_sim_fiber_make(s, runner_entry, w);
+        w->cur_stack = s;
+        tt_sim_fiber_switch(mine, s, 0);
+    } else {
+        w->runnable--;
+        next->state = TT_T_RUNNING;
+        w->cur_stack = next->stack;
+        tt_sim_fiber_switch(mine, next->stack, 0);
+    }
+    /* resumed: whoever switched to us made us RUNNING */
+    release_pending(w);
+    tt_sim_cur = self;
+    w->cur_stack = mine;
+    w->cur_pos = self->pos;
+}
+
+/* ------------------------------------------------------------- collectives */
+
+static __attribute__((noinline, cold, noreturn)) void
+fail_mask_deadlock(tt_sim_worker *w, tt_sim_thread *t, tt_sim_thread *o)
+{
+    char msg[3500], b1[64], b2[64];
+    const tt_sim_site *os = o->wait_site;
+    snprintf(msg, sizeof msg,
+             "deadlock: %s at %s:%d by %s names lane %u in its mask 0x%llx, "
+             "but that lane (%s) waits at %s %s:%d",
+             t->wait_site->what, t->wait_site->file, t->wait_site->line,
+             thread_str(t, b1, sizeof b1), o->lane, (unsigned long long)t->mask,
+             thread_str(o, b2, sizeof b2), os ? os->what : "?", os ? os->file : "?",
+             os ? os->line : 0);
+    append_waiters(w, msg, sizeof msg);
+    fail_thread(w, t, TT_SIM_ERR_DEADLOCK, t->wait_site, msg);
+}
+
+static __attribute__((noinline, cold, noreturn)) void
+fail_inactive_read(tt_sim_worker *w, tt_sim_thread *t, const tt_sim_warp *wp, uint64_t exited)
+{
+    char msg[1024], b1[64];
+    const char *why = "is not executing this shuffle (divergent branch)";
+    if (t->src < 0 || (uint32_t)t->src >= w->blk.warp)
+        why = "is outside the warp";
+    else if ((uint32_t)t->src >= wp->nlanes)
+        why = "does not exist (partial warp: the block has fewer threads)";
+    else if ((exited >> t->src) & 1)
+        why = "has exited";
+    snprintf(msg, sizeof msg,
+             "inactive-lane read: %s at %s:%d by %s (lane %u of a %u-lane warp) "
+             "reads lane %d, which %s",
+             t->wait_site->what, t->wait_site->file, t->wait_site->line,
+             thread_str(t, b1, sizeof b1), t->lane, w->blk.warp, t->src, why);
+    fail_thread(w, t, TT_SIM_ERR_INACTIVE_LANE_READ, t->wait_site, msg);
+}
+
+static void resolve_group(tt_sim_worker *w, tt_sim_warp *wp, uint64_t gmask, int kind)
+{
+    tt_sim_thread *lanes = &w->threads[wp->first];
+    uint64_t exited = 0;
+    for (uint32_t l = 0; l < wp->nlanes; l++)
+        if (lanes[l].state == TT_T_DONE)
+            exited |= 1ull << l;
+
+    uint64_t ballot = 0;
+    for (uint64_t g = gmask; g; g &= g - 1) {
+        tt_sim_thread *t = &lanes[__builtin_ctzll(g)];
+        if (t->pred)
+            ballot |= 1ull << t->lane;
+    }
+
+    for (uint64_t g = gmask; g; g &= g - 1) {
+        tt_sim_thread *t = &lanes[__builtin_ctzll(g)];
+        uint64_t scope = t->has_mask ? (t->mask & gmask) : gmask;
+        switch (kind) {
+        case TT_SIM_COLL_SHFL:
+            if (t->src == TT_SIM_LANE_SELF) {
+                t->result = t->value;
+            } else if (t->src >= 0 && (uint32_t)t->src < 64 && ((gmask >> t->src) & 1)) {
+                t->result = lanes[t->src].value;
+            } else if (w->L->cfg->inactive_read == TT_SIM_INACTIVE_POISON) {
+                t->result = ~0ull;
+            } else {
+                fail_inactive_read(w, t, wp, exited);
+            }
+            break;
+        case TT_SIM_COLL_BALLOT:
+            t->result = ballot & scope;
+            t->result_pred = (ballot & scope) == scope;
+            break;
+        case TT_SIM_COLL_ACTIVEMASK:
+            t->result = gmask;
+            break;
+        case TT_SIM_COLL_SYNCWARP:
+            t->result = 0;
+            break;
+        case TT_SIM_COLL_MATCH_ANY: {
+            uint64_t m = 0;
+            for (uint64_t s = scope; s; s &= s - 1) {
+                uint32_t l = (uint32_t)__builtin_ctzll(s);
+                if (lanes[l].value == t->value)
+                    m |= 1ull << l;
+            }
+            t->result = m;
+            break;
+        }
+        case TT_SIM_COLL_MATCH_ALL: {
+            int same = 1;
+            for (uint64_t s = scope; s; s &= s - 1)
+                same &= lanes[__builtin_ctzll(s)].value == t->value;
+            t->result = same ? scope : 0;
+            t->result_pred = same;
+            break;
+        }
+        default: { /* reductions over 32-bit values (sign handled by the shim) */
+            uint32_t acc = kind == TT_SIM_COLL_REDUCE_AND ? ~0u
+                         : kind == TT_SIM_COLL_REDUCE_MIN ? ~0u : 0u;
+            for (uint64_t s = scope; s; s &= s - 1) {
+                uint32_t v = (uint32_t)lanes[__builtin_ctzll(s)].value;
+                switch (kind) {
+                case TT_SIM_COLL_REDUCE_ADD: acc += v; break;
+                case TT_SIM_COLL_REDUCE_MIN: acc = v < acc ? v : acc; break;
+                case TT_SIM_COLL_REDUCE_MAX: acc = v > acc ? v : acc; break;
+                case TT_SIM_COLL_REDUCE_AND: acc &= v; break;
+                case TT_SIM_COLL_REDUCE_OR: acc |= v; break;
+                case TT_SIM_COLL_REDUCE_XOR: acc ^= v; break;
+                default: break;
+                }
+            }
+            t->result = acc;
+            break;
+        }
+        }
+    }
+    /* everyone in the group may go on */
+    uint32_t n = 0;
+    for (uint64_t g = gmask; g; g &= g - 1) {
+        lanes[__builtin_ctzll(g)].state = TT_T_RUNNABLE;
+        n++;
+    }
+    wp->blocked -= n;
+    wp->ncoll -= n;
+    w->runnable += n;
+}
+
+/* Lanes a group's _sync masks name that live but are not in the group. */
+static uint64_t group_missing(tt_sim_worker *w, tt_sim_warp *wp, uint64_t g)
+{
+    tt_sim_thread *lanes = &w->threads[wp->first];
+    uint64_t exists = wp->nlanes == 64 ? ~0ull : ((1ull << wp->nlanes) - 1);
+    uint64_t missing = 0;
+    for (; g; g &= g - 1) {
+        tt_sim_thread *t = &lanes[__builtin_ctzll(g)];
+        if (t->has_mask)
+            missing |= t->mask & exists;
+    }
+    for (uint64_t m = missing; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        if (lanes[l].state == TT_T_DONE || lanes[l].state == TT_T_COLL)
+            missing &= ~(1ull << l);
+    }
+    return missing;
+}
+
+static __attribute__((noinline, cold, noreturn)) void
+fail_group_deadlock(tt_sim_worker *w, tt_sim_warp *wp, uint64_t g, uint64_t missing)
+{
+    tt_sim_thread *lanes = &w->threads[wp->first];
+    for (uint64_t x = g; x; x &= x - 1) {
+        tt_sim_thread *t = &lanes[__builtin_ctzll(x)];
+        uint64_t m = t->has_mask ? t->mask & missing : 0;
+        if (m)
+            fail_mask_deadlock(w, t, &lanes[__builtin_ctzll(m)]);
+    }
+    fail_mask_deadlock(w, &lanes[__builtin_ctzll(g)], &lanes[__builtin_ctzll(missing)]);
+}
+
+/* Every live lane of the warp is blocked: complete the collectives that can
+ * complete.  Lanes at the same kind and call site form one group (the
+ * active lanes of that SIMT instruction; __syncwarp groups by kind only, as
+ * sm_70+ lets different __syncwarp sites with one mask meet).  A group
+ * whose _sync mask names a lane waiting at another collective waits for
+ * that lane to come; one whose mask names a lane at a block barrier (or
+ * where every group waits for another) can never complete: deadlock. */
+static void resolve_warp(tt_sim_worker *w, tt_sim_warp *wp)
+{
+    tt_sim_thread *lanes = &w->threads[wp->first];
+    uint64_t pending = 0;
+    for (uint32_t l = 0; l < wp->nlanes; l++)
+        if (lanes[l].state == TT_T_COLL)
+            pending |= 1ull << l;
+    if (!wp->coll_mixed) {
+        uint64_t miss = group_missing(w, wp, pending);
+        /* every live lane is blocked and not at this collective: at a barrier */
+        if (miss)
+            fail_group_deadlock(w, wp, pending, miss);
+        resolve_group(w, wp, pending, wp->coll_kind);
+        wp->epoch++;
+        return;
+    }
+    uint64_t groups[64], todo = pending;
+    int ng = 0;
+    while (todo) {
+        tt_sim_thread *lead = &lanes[__builtin_ctzll(todo)];
+        uint64_t g = 0;
+        for (uint64_t p = todo; p; p &= p - 1) {
+            tt_sim_thread *t = &lanes[__builtin_ctzll(p)];
+            if (t->wait_kind == lead->wait_kind &&
+                (lead->wait_kind == TT_SIM_COLL_SYNCWARP || site_eq(t->wait_site, lead->wait_site)))
+                g |= 1ull << t->lane;
+        }
+        todo &= ~g;
+        groups[ng++] = g;
+    }
+    int done = 0;
+    uint64_t barrier_lanes = 0;
+    for (uint32_t l = 0; l < wp->nlanes; l++)
+        if (lanes[l].state == TT_T_BARRIER)
+            barrier_lanes |= 1ull << l;
+    for (int i = 0; i < ng; i++) {
+        uint64_t miss = group_missing(w, wp, groups[i]);
+        if (miss & barrier_lanes)
+            fail_group_deadlock(w, wp, groups[i], miss & barrier_lanes);
+        /* lanes at other collectives: only a problem if they are not pending */
+        uint64_t coll_miss = 0;
+        for (uint64_t x = groups[i]; x; x &= x - 1) {
+            tt_sim_thread *t = &lanes[__builtin_ctzll(x)];
+            if (t->has_mask)
+                coll_miss |= t->mask & pending & ~groups[i];
+        }
+        if (coll_miss)
+            continue; /* wait until those lanes arrive here */
+        resolve_group(w, wp, groups[i], lanes[__builtin_ctzll(groups[i])].wait_kind);
+        done++;
+    }
+    if (!done) {
+        uint64_t miss = 0;
+        for (uint64_t x = groups[0]; x; x &= x - 1) {
+            tt_sim_thread *t = &lanes[__builtin_ctzll(x)];
+            if (t->has_mask)
+                miss |= t->mask & pending & ~groups[0];
+        }
+        fail_group_deadlock(w, wp, groups[0], miss ? miss : groups[0]);
+    }
+    wp->coll_mixed = wp->ncoll > 0;
+    wp->epoch++;
+}
+
+/* Error paths live in separate cold functions: their message buffers must
+ * not enlarge the frames of the hot path, which sit on every fiber stack. */
+static __attribute__((noinline, cold, noreturn)) void
+fail_not_in_mask(tt_sim_worker *w, tt_sim_thread *t, const tt_sim_site *site, uint64_t mask)
+{
+    char msg[512], b[64];
+    snprintf(msg, sizeof msg, "%s at %s:%d: calling %s (lane %u) is not in its own mask 0x%llx",
+             site->what, site->file, site->line, thread_str(t, b, sizeof b), t->lane,
+             (unsigned long long)mask);
+    fail_thread(w, t, TT_SIM_ERR_TRAP, site, msg);
+}
+
+uint64_t tt_sim_collective(const tt_sim_site *site, int kind, int has_mask, uint64_t mask,
+                           uint64_t value, int32_t src, int pred, int *pred_out)
+{
+    tt_sim_thread *t = tt_sim_cur;
+    tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
+    if (has_mask && !((mask >> t->lane) & 1))
+        fail_not_in_mask(w, t, site, mask);
+    tt_sim_warp *wp = &w->warps[t->warp_id];
+    t->state = TT_T_COLL;
+    t->wait_site = site;
+    t->wait_kind = kind;
+    t->has_mask = has_mask;
+    t->mask = mask;
+    t->value = value;
+    t->src = src;
+    t->pred = pred;
+    if (wp->ncoll++ == 0) {
+        wp->coll_site = site;
+        wp->coll_kind = kind;
+    } else if (kind != wp->coll_kind || !site_eq(site, wp->coll_site)) {
+        wp->coll_mixed = 1;
+    }
+    if (++wp->blocked == wp->live)
+        resolve_warp(w, wp);
+    block_and_schedule(w, t);
+    if (pred_out)
+        *pred_out = t->result_pred;
+    return t->result;
+}
+
+/* ---------------------------------------------------------------- barrier */
+
+static __attribute__((noinline, cold, noreturn)) void fail_barrier_divergence(tt_sim_worker *w)
+{
+    uint32_t n = w->blk.nthreads;
+    char msg[3500];
+    tt_sim_thread *t = NULL;
+    for (uint32_t i = 0; i < n && !t; i++)
+        if (w->threads[i].state == TT_T_BARRIER)
+            t = &w->threads[i];
+    snprintf(msg, sizeof msg,
+             w->bar_mixed ? "barrier divergence: threads of block (%u,%u,%u) wait at different barriers"
+                          : "barrier divergence: threads of block (%u,%u,%u) wait at a barrier "
+                            "that exited threads never reach",
+             w->blk.block_idx.x, w->blk.block_idx.y, w->blk.block_idx.z);
+    append_waiters(w, msg, sizeof msg);
+    fail_thread(w, t, TT_SIM_ERR_BARRIER_DIVERGENCE, t ? t->wait_site : NULL, msg);
+}
+
+static void release_barrier(tt_sim_worker *w)
+{
+    uint32_t n = w->blk.nthreads;
+    if (w->bar_mixed || (w->L->cfg->strict_barriers && w->live < n))
+        fail_barrier_divergence(w);
+    int res = 0;
+    switch (w->bar_kind) {
+    case TT_SIM_BAR_COUNT: res = w->bar_acc_count; break;
+    case TT_SIM_BAR_AND: res = w->bar_acc_and; break;
+    case TT_SIM_BAR_OR: res = w->bar_acc_or; break;
+    default: break;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        tt_sim_thread *t = &w->threads[i];
+        if (t->state == TT_T_BARRIER) {
+            t->state = TT_T_RUNNABLE;
+            t->result = (uint64_t)(int64_t)res;
+            w->warps[t->warp_id].blocked--;
+        }
+    }
+    w->runnable += w->bar_waiting;
+    w->bar_waiting = 0;
+    w->bar_mixed = 0;
+    w->epoch++; /* a new race-check interval begins */
+}
+
+int tt_sim_syncthreads(const tt_sim_site *site, int kind, int pred)
+{
+    tt_sim_thread *t = tt_sim_cur;
+    tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
+    tt_sim_warp *wp = &w->warps[t->warp_id];
+    t->state = TT_T_BARRIER;
+    t->wait_site = site;
+    t->wait_kind = BAR_KIND_BASE + kind;
+    if (w->bar_waiting++ == 0) {
+        w->bar_site = site;
+        w->bar_kind = kind;
+        w->bar_acc_count = 0;
+        w->bar_acc_and = 1;
+        w->bar_acc_or = 0;
+    } else if (kind != w->bar_kind || !site_eq(site, w->bar_site)) {
+        w->bar_mixed = 1;
+    }
+    w->bar_acc_count += pred != 0;
+    w->bar_acc_and &= pred != 0;
+    w->bar_acc_or |= pred != 0;
+    if (++wp->blocked == wp->live && wp->ncoll)
+        resolve_warp(w, wp);
+    if (w->bar_waiting == w->live)
+        release_barrier(w);
+    block_and_schedule(w, t);
+    return (int)(int64_t)t->result;
+}
+
+/* ---------------------------------------------------------------- threads */
+
+static void thread_exit(tt_sim_worker *w, tt_sim_thread *t)
+{
+    tt_sim_warp *wp = &w->warps[t->warp_id];
+    t->state = TT_T_DONE;
+    w->live--;
+    wp->live--;
+    if (wp->live && wp->blocked == wp->live && wp->ncoll)
+        resolve_warp(w, wp);
+    if (w->bar_waiting && w->bar_waiting == w->live)
+        release_barrier(w);
+}
+
+/* Body of every runner fiber: starts unstarted threads as plain calls, one
+ * after the other, on this fiber's stack.  Never returns. */
+static void runner_entry(void *arg)
+{
+    tt_sim_worker *w = arg;
+    tt_sim_fiber_on_start();
+    release_pending(w);
+    tt_sim_stack *mine = w->cur_stack;
+    const tt_sim_kernel *k = w->L->k;
+    uint32_t n = w->blk.nthreads;
+    for (;;) {
+        uint32_t pos = w->next_unstarted++;
+        tt_sim_thread *t = &w->threads[w->order[pos]];
+        t->state = TT_T_RUNNING;
+        t->stack = mine;
+        w->cur_pos = pos;
+        tt_sim_cur = t;
+        k->invoke(w->args);
+        /* t returned, possibly after having blocked and been resumed here */
+        thread_exit(w, t);
+        tt_sim_thread *next = pick_next(w);
+        if (next && next->state == TT_T_UNSTARTED)
+            continue;
+        w->pending_free = mine;
+        if (!next) {
+            if (w->live)
+                internal_deadlock(w);
+            tt_sim_cur = NULL;
+            w->cur_stack = &w->os_stack;
+            tt_sim_fiber_switch(mine, &w->os_stack, 1);
+        } else {
+            w->runnable--;
+            next->state = TT_T_RUNNING;
+            w->cur_stack = next->stack;
+            tt_sim_fiber_switch(mine, next->stack, 1);
+        }
+        abort(); /* a dead fiber is never resumed */
+    }
+    (void)n;
+}
+
+/* ---------------------------------------------------------------- blocks */
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void setup_block(tt_sim_worker *w, uint64_t b)
+{
+    const tt_sim_config *cfg = w->L->cfg;
+    tt_sim_block *blk = &w->blk;
+    blk->block_idx.x = (uint32_t)(b % cfg->grid.x);
+    blk->block_idx.y = (uint32_t)((b / cfg->grid.x) % cfg->grid.y);
+    blk->block_idx.z = (uint32_t)(b / ((uint64_t)cfg->grid.x * cfg->grid.y));
+    uint32_t n = blk->nthreads, W = blk->warp;
+    uint32_t bx = cfg->block.x, by = cfg->block.y;
+    uint32_t x = 0, y = 0, z = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        tt_sim_thread *t = &w->threads[i];
+        t->tid.x = x;
+        t->tid.y = y;
+        t->tid.z = z;
+        t->state = TT_T_UNSTARTED;
+        t->wait_site = NULL;
+        if (++x == bx) {
+            x = 0;
+            if (++y == by) {
+                y = 0;
+                z++;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < w->nwarps; i++) {
+        tt_sim_warp *wp = &w->warps[i];
+        wp->first = i * W;
+        wp->nlanes = n - i * W < W ? n - i * W : W;
+        wp->live = wp->nlanes;
+        wp->blocked = 0;
+        wp->ncoll = 0;
+        wp->coll_mixed = 0;
+    }
+    switch (w->L->sched) {
+    case TT_SIM_SCHED_REVERSE:
+        for (uint32_t i = 0; i < n; i++)
+            w->order[i] = n - 1 - i;
+        break;
+    case TT_SIM_SCHED_RANDOM: {
+        /* seeded per block so the order does not depend on the worker */
+        uint64_t s = cfg->seed * 0x9e3779b97f4a7c15ull + b + 1;
+        for (uint32_t i = 0; i < n; i++)
+            w->order[i] = i;
+        for (uint32_t i = n - 1; i > 0; i--) {
+            uint32_t j = (uint32_t)(splitmix64(&s) % (i + 1));
+            uint32_t tmp = w->order[i];
+            w->order[i] = w->order[j];
+            w->order[j] = tmp;
+        }
+        break;
+    }
+    default:
+        for (uint32_t i = 0; i < n; i++)
+            w->order[i] = i;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        w->threads[w->order[i]].pos = i;
+    w->live = n;
+    w->runnable = 0;
+    w->next_unstarted = 0;
+    w->cur_pos = 0;
+    w->bar_waiting = 0;
+    w->bar_mixed = 0;
+    w->epoch++;
+}
+
+static void run_one_block(tt_sim_worker *w, uint64_t b)
+{
+    setup_block(w, b);
+    tt_sim_stack *s = stack_get(w);
+    tt_sim_fiber_make(s, runner_entry, w);
+    w->cur_stack = s;
+    tt_sim_fiber_switch(&w->os_stack, s, 0);
+    release_pending(w);
+    w->blocks_run++;
+}
+
+int tt_sim_worker_init(tt_sim_worker *w, tt_sim_run *L, int index)
+{
+    const tt_sim_config *cfg = L->cfg;
+    const tt_sim_kernel *k = L->k;
+    memset(w, 0, sizeof *w);
+    w->L = L;
+    w->index = index;
+    uint32_t n = cfg->block.x * cfg->block.y * cfg->block.z;
+    w->threads = calloc(n, sizeof *w->threads);
+    w->order = calloc(n, sizeof *w->order);
+    size_t al = k->args_align < 64 ? 64 : k->args_align;
+    size_t asz = (k->args_size + al - 1) / al * al;
+    w->args = aligned_alloc(al, asz ? asz : al);
+    if (!w->threads || !w->order || !w->args)
+        return -1;
+    if (k->args_copy)
+        k->args_copy(w->args, k->args);
+    else
+        memcpy(w->args, k->args, k->args_size);
+
+    tt_sim_block *blk = &w->blk;
+    blk->block_dim = cfg->block;
+    blk->grid_dim = cfg->grid;
+    blk->warp = (uint32_t)cfg->warp;
+    blk->nthreads = n;
+    blk->worker = w;
+    blk->race_check = cfg->race_check;
+    w->nwarps = (n + blk->warp - 1) / blk->warp;
+    for (uint32_t i = 0; i < n; i++) {
+        tt_sim_thread *t = &w->threads[i];
+        t->blk = blk;
+        t->linear = i;
+        t->lane = i % blk->warp;
+        t->warp_id = i / blk->warp;
+    }
+
+    /* shared arena: [static | dynamic | guard]; the dynamic part ends at the
+     * guard page so `extern __shared__` overflows fault. */
+    size_t ps = (size_t)sysconf(_SC_PAGESIZE);
+    size_t dyn = (cfg->shared_bytes + 15) & ~(size_t)15;
+    size_t used = TT_SIM_STATIC_SHARED_MAX + dyn;
+    size_t body = (used + ps - 1) & ~(ps - 1);
+    w->arena_map_size = body + ps;
+    w->arena_map = mmap(NULL, w->arena_map_size, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (w->arena_map == MAP_FAILED) {
+        w->arena_map = NULL;
+        return -1;
+    }
+    w->arena_guard = w->arena_map + body;
+    mprotect(w->arena_guard, ps, PROT_NONE);
+    blk->dyn_shared = w->arena_guard - dyn;
+    blk->dyn_shared_bytes = cfg->shared_bytes;
+    blk->shared = blk->dyn_shared - TT_SIM_STATIC_SHARED_MAX;
+    w->arena_bytes = TT_SIM_STATIC_SHARED_MAX + dyn;
+    if (cfg->race_check) {
+        w->shadow = calloc(w->arena_bytes / 4, sizeof *w->shadow);
+        if (!w->shadow)
+            return -1;
+    }
+    return 0;
+}
+
+void tt_sim_worker_fini(tt_sim_worker *w)
+{
+    if (w->args && w->L->k->args_destroy)
+        w->L->k->args_destroy(w->args);
+    free(w->args);
+    free(w->threads);
+    free(w->order);
+    free(w->shadow);
+    for (size_t i = 0; i < w->nstacks; i++)
+        tt_sim_stack_unmap(w->all_stacks[i]);
+    free(w->all_stacks);
+    if (w->arena_map)
+        munmap(w->arena_map, w->arena_map_size);
+}
+
+void tt_sim_worker_run(tt_sim_worker *w)
+{
+    tt_sim_run *L = w->L;
+    tt_sim_stack_init_os(&w->os_stack);
+    tt_sim_self_worker = w;
+    if (sigsetjmp(w->escape, 1)) {
+        /* an error escaped from a fiber or a signal handler */
+        w->in_kernel = 0;
+        tt_sim_cur = NULL;
+        stacks_reset(w);
+        atomic_store(&L->abort, 1);
+        tt_sim_self_worker = NULL;
+        return;
+    }
+    for (;;) {
+        if (atomic_load_explicit(&L->abort, memory_order_relaxed))
+            break;
+        uint64_t b = atomic_fetch_add(&L->next_block, 1);
+        if (b >= L->nblocks)
+            break;
+        w->in_kernel = 1;
+        run_one_block(w, b);
+        w->in_kernel = 0;
+    }
+    tt_sim_self_worker = NULL;
+}
+
+/* ------------------------------------------------------------ site interning
+ * Call sites known only at run time (cooperative-groups methods get
+ * __builtin_FILE/__builtin_LINE from default arguments) are interned so that
+ * every GPU thread can keep a pointer to them.  A small per-OS-thread cache
+ * avoids the lock on the hot path.  Interned sites live until exit. */
+typedef struct site_node {
+    tt_sim_site s;
+    struct site_node *next;
+} site_node;
+static pthread_mutex_t site_mu = PTHREAD_MUTEX_INITIALIZER;
+static site_node *site_list;
+static __thread const tt_sim_site *site_cache[256];
+
+const tt_sim_site *tt_sim_site_intern(const char *file, int line, const char *what)
+{
+    unsigned h = ((unsigned)line * 2654435761u ^ (unsigned)((uintptr_t)file >> 4) ^
+                  (unsigned)((uintptr_t)what >> 3)) & 255u;
+    const tt_sim_site *c = site_cache[h];
+    if (c && c->line == line && c->file == file && c->what == what)
+        return c;
+    pthread_mutex_lock(&site_mu);
+    site_node *n = site_list;
+    while (n && !(n->s.line == line && n->s.file == file && n->s.what == what))
+        n = n->next;
+    if (!n) {
+        n = malloc(sizeof *n);
+        if (!n) {
+            pthread_mutex_unlock(&site_mu);
+            static const tt_sim_site unknown = {"?", 0, "?"};
+            return &unknown;
+        }
+        n->s.file = file;
+        n->s.line = line;
+        n->s.what = what;
+        n->next = site_list;
+        site_list = n;
+    }
+    pthread_mutex_unlock(&site_mu);
+    site_cache[h] = &n->s;
+    return &n->s;
+}

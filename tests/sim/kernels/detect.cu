@@ -1,0 +1,170 @@
+#include <cooperative_groups.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <cassert>
+// Kernels with one bug each; the tests check the executor reports it.
+__global__ void oob_global(float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i + 1] = 1.0f;  // LINE_OOB_GLOBAL
+}
+
+__global__ void oob_shared(float *out)
+{
+    __shared__ float s[64];
+    s[threadIdx.x + 1] = 1.0f;  // LINE_OOB_SHARED
+    __syncthreads();
+    out[threadIdx.x] = s[threadIdx.x];
+}
+
+__global__ void racy(float *out)
+{
+    __shared__ float s[64];
+    s[threadIdx.x] = threadIdx.x;  // LINE_RACE_W
+    out[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];  // LINE_RACE_R
+}
+
+__global__ void race_free(float *out)
+{
+    __shared__ float s[64];
+    s[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
+}
+
+__global__ void divergent_barrier(float *out)
+{
+    if (threadIdx.x < 16) {
+        __syncthreads();  // LINE_DIV_A
+    } else {
+        __syncthreads();  // LINE_DIV_B
+    }
+    out[threadIdx.x] = 1.0f;
+}
+
+__global__ void early_exit(float *out, int n)
+{
+    if (threadIdx.x >= n) return;
+    __syncthreads();
+    out[threadIdx.x] = 1.0f;
+}
+
+__global__ void mask_deadlock(float *out)
+{
+    float v = threadIdx.x;
+    if (threadIdx.x < 16) {
+        __syncthreads();  // LINE_DL_BAR
+    } else {
+        v = __shfl_sync(0xffffffff, v, 0);  // LINE_DL_SHFL
+        __syncthreads();
+    }
+    out[threadIdx.x] = v;
+}
+
+__global__ void spin(volatile int *flag)
+{
+    while (*flag == 0) {
+    }
+}
+
+__global__ void trapper(int *out)
+{
+    if (threadIdx.x == 3) __trap();  // LINE_TRAP
+    out[threadIdx.x] = 1;
+}
+
+__global__ void asserter(int *out)
+{
+    assert(threadIdx.x != 5);  // LINE_ASSERT
+    out[threadIdx.x] = 1;
+}
+
+__global__ void order(int *ticket, int *out)
+{
+    out[blockIdx.x * blockDim.x + threadIdx.x] = atomicAdd(ticket, 1);
+}
+
+__global__ void missing_barrier(float *out)
+{
+    __shared__ float s[64];
+    s[threadIdx.x] = threadIdx.x + 1;
+    out[threadIdx.x] = s[(threadIdx.x + 7) % blockDim.x];
+}
+
+__global__ void block_sum(const float *in, float *out, int n)
+{
+    __shared__ float partial[32];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = i < n ? in[i] : 0.0f;
+    for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);
+    int lane = threadIdx.x % 32, w = threadIdx.x / 32;
+    if (lane == 0) partial[w] = v;
+    __syncthreads();
+    if (w == 0) {
+        v = lane < blockDim.x / 32 ? partial[lane] : 0.0f;
+        for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);
+        if (lane == 0) atomicAdd(out, v);
+    }
+}
+
+__global__ void count_barrier(int *out)
+{
+    int c = __syncthreads_count(threadIdx.x % 2);
+    int a = __syncthreads_and(threadIdx.x < 1000);
+    int o = __syncthreads_or(threadIdx.x == 7);
+    out[threadIdx.x] = c * 100 + a * 10 + o;
+}
+
+__global__ void dyn_shared(float *out)
+{
+    extern __shared__ float d[];
+    d[threadIdx.x] = threadIdx.x * 2.0f;
+    __syncthreads();
+    out[threadIdx.x] = d[blockDim.x - 1 - threadIdx.x];
+}
+
+__global__ void dyn_shared_oob(float *out)
+{
+    extern __shared__ float d[];
+    d[threadIdx.x + 1] = 1.0f;  // LINE_DYN_OOB
+    out[threadIdx.x] = 0.0f;
+}
+
+__global__ void atomics(int *i, unsigned *u, float *f, double *d, unsigned long long *ull)
+{
+    atomicAdd(i, 1);
+    atomicMax(i + 1, (int)threadIdx.x);
+    atomicMin(i + 2, -(int)threadIdx.x);
+    atomicInc(u, 9u);
+    atomicDec(u + 1, 5u);
+    atomicOr(u + 2, 1u << (threadIdx.x % 32));
+    atomicAdd(f, 0.5f);
+    atomicAdd(d, 0.25);
+    atomicCAS(ull, 0ull, 42ull);
+    atomicExch(i + 3, 7);
+}
+
+__global__ void cg_tiles(int *out)
+{
+    namespace cg = cooperative_groups;
+    cg::thread_block b = cg::this_thread_block();
+    cg::thread_block_tile<8> t = cg::tiled_partition<8>(b);
+    int v = t.shfl((int)b.thread_rank(), 2);
+    int s = cg::reduce(t, (int)t.thread_rank(), cg::plus<int>());
+    unsigned long long bal = t.ballot(t.thread_rank() % 2 == 0);
+    b.sync();
+    out[b.thread_rank() * 3 + 0] = v;
+    out[b.thread_rank() * 3 + 1] = s;
+    out[b.thread_rank() * 3 + 2] = (int)bal;
+}
+
+__global__ void halves(float *out)
+{
+    __half h = __float2half(1.0f / 3.0f);
+    __nv_bfloat16 b = __float2bfloat16(1.0f / 3.0f);
+    float4 v = make_float4(1, 2, 3, 4);
+    out[0] = __half2float(h);
+    out[1] = __bfloat162float(b);
+    out[2] = __half2float(__hadd(h, h));
+    out[3] = v.w + __expf(0.0f) + rsqrtf(4.0f) + __fdividef(1.0f, 4.0f);
+}

@@ -1,0 +1,33 @@
+// One block per source operand b; each lane stores the lane it received.
+__global__ void lanes_cuda(int *out, int mode, int w)
+{
+    int lane = threadIdx.x, b = blockIdx.x, r = -1;
+    if (mode == 0) r = __shfl_sync(0xffffffff, lane, b, w);
+    if (mode == 1) r = __shfl_up_sync(0xffffffff, lane, (unsigned)b, w);
+    if (mode == 2) r = __shfl_down_sync(0xffffffff, lane, (unsigned)b, w);
+    if (mode == 3) r = __shfl_xor_sync(0xffffffff, lane, b, w);
+    out[b * blockDim.x + lane] = r;
+}
+
+__global__ void vote_cuda(unsigned *out, int k)
+{
+    int lane = threadIdx.x;
+    unsigned m = 0;
+    if (lane % k == 0) m = __activemask();  // divergent: only those lanes
+    unsigned b = __ballot_sync(0xffffffff, lane % k == 0);
+    int all = __all_sync(0xffffffff, lane < 64);
+    int any = __any_sync(0xffffffff, lane == 5);
+    unsigned ma = __match_any_sync(0xffffffff, lane % 3);
+    int pred = 0;
+    unsigned mall = __match_all_sync(0xffffffff, 7, &pred);
+    unsigned red = __reduce_add_sync(0xffffffff, (unsigned)lane);
+    int mn = __reduce_min_sync(0xffffffff, 10 - lane);
+    out[lane * 8 + 0] = m;
+    out[lane * 8 + 1] = b;
+    out[lane * 8 + 2] = all;
+    out[lane * 8 + 3] = any;
+    out[lane * 8 + 4] = ma;
+    out[lane * 8 + 5] = mall + (unsigned)pred;
+    out[lane * 8 + 6] = red;
+    out[lane * 8 + 7] = (unsigned)mn;
+}

@@ -1,0 +1,283 @@
+// Detection (out of bounds, races, barrier divergence, deadlock, timeouts,
+// traps), schedules, barriers with reductions, dynamic shared memory,
+// atomics, cooperative groups and half types — CUDA dialect, warp 32.
+#include <criterion/criterion.h>
+
+#define TT_SIM_WARP 32
+#include "tt_sim_cuda.h"
+#include "detect.prep.cu"
+#include "sim_test_util.h"
+
+#ifndef DETECT_SRC
+#error "DETECT_SRC must name kernels/detect.cu"
+#endif
+
+static void expect_line(const tt_sim_result &r, const char *tag)
+{
+    int want = tag_line(DETECT_SRC, tag);
+    cr_expect_eq(r.line, want, "reported line %d, expected %d (%s): %s", r.line, want, tag, r.message);
+    char pat[32];
+    snprintf(pat, sizeof pat, ":%d:", want);
+    cr_expect(strstr(r.message, pat) != NULL, "message lacks %s: %s", pat, r.message);
+}
+
+Test(detect, oob_global_names_buffer_and_line)
+{
+    float *out = (float *)tt_sim_alloc(64 * sizeof(float));
+    tt_sim_buffer_describe(out, "out", TT_SIM_ELEM_F32);
+    tt_sim_config cfg = sim_cfg(1, 64, 32);
+    tt_sim_result r = TT_SIM_LAUNCH(oob_global, cfg, out, 64);
+    cr_assert_eq(r.status, TT_SIM_ERR_OOB, "%s", r.message);
+    cr_expect(strstr(r.message, "out (256 bytes)") != NULL, "%s", r.message);
+    expect_line(r, "LINE_OOB_GLOBAL");
+    tt_sim_free(out);
+}
+
+Test(detect, oob_shared_index)
+{
+    float *out = (float *)tt_sim_alloc(64 * sizeof(float));
+    tt_sim_config cfg = sim_cfg(1, 64, 32);
+    tt_sim_result r = TT_SIM_LAUNCH(oob_shared, cfg, out);
+    cr_assert_eq(r.status, TT_SIM_ERR_OOB, "%s", r.message);
+    cr_expect(strstr(r.message, "__shared__ s") != NULL, "%s", r.message);
+    expect_line(r, "LINE_OOB_SHARED");
+    tt_sim_free(out);
+}
+
+Test(detect, oob_dynamic_shared_hits_guard)
+{
+    float *out = (float *)tt_sim_alloc(64 * sizeof(float));
+    tt_sim_config cfg = sim_cfg(1, 64, 32);
+    cfg.shared_bytes = 64 * sizeof(float);
+    tt_sim_result r = TT_SIM_LAUNCH(dyn_shared_oob, cfg, out);
+    cr_assert_eq(r.status, TT_SIM_ERR_OOB, "%s", r.message);
+    expect_line(r, "LINE_DYN_OOB");
+    tt_sim_free(out);
+}
+
+Test(detect, race_between_barriers)
+{
+    float *out = (float *)tt_sim_alloc(64 * sizeof(float));
+    tt_sim_config cfg = sim_cfg(1, 64, 32);
+    tt_sim_result r = TT_SIM_LAUNCH(racy, cfg, out);
+    cr_assert_eq(r.status, TT_SIM_ERR_RACE, "%s", r.message);
+    // forward order: thread 1's write meets thread 0's earlier read
+    expect_line(r, "LINE_RACE_W");
+    char other[64];
+    snprintf(other, sizeof other, "other access at %s:%d", DETECT_SRC, tag_line(DETECT_SRC, "LINE_RACE_R"));
+    cr_expect(strstr(r.message, other) != NULL, "%s", r.message);
+    r = TT_SIM_LAUNCH(race_free, cfg, out);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    cr_expect_eq(out[0], 1.0f);
+    tt_sim_free(out);
+}
+
+Test(detect, missing_barrier_changes_result_between_schedules)
+{
+    float *out = (float *)tt_sim_alloc(64 * sizeof(float));
+    tt_sim_buffer_describe(out, "out", TT_SIM_ELEM_F32);
+    tt_sim_config cfg = sim_cfg(1, 64, 32);
+    cfg.race_check = 0;
+    cfg.schedules[0] = TT_SIM_SCHED_FORWARD;
+    cfg.schedules[1] = TT_SIM_SCHED_REVERSE;
+    cfg.nschedules = 2;
+    tt_sim_result r = TT_SIM_LAUNCH(missing_barrier, cfg, out);
+    cr_assert_eq(r.status, TT_SIM_ERR_SCHEDULE_DEPENDENT, "%s", r.message);
+    cr_expect(strstr(r.message, "out differs") != NULL, "%s", r.message);
+    tt_sim_free(out);
+}
+
+Test(detect, barrier_divergence_different_sites)
+{
+    float *out = (float *)tt_sim_alloc(64 * sizeof(float));
+    tt_sim_config cfg = sim_cfg(1, 64, 32);
+    tt_sim_result r = TT_SIM_LAUNCH(divergent_barrier, cfg, out);
+    cr_assert_eq(r.status, TT_SIM_ERR_BARRIER_DIVERGENCE, "%s", r.message);
+    char a[32], b[32];
+    snprintf(a, sizeof a, ":%d:", tag_line(DETECT_SRC, "LINE_DIV_A"));
+    snprintf(b, sizeof b, ":%d:", tag_line(DETECT_SRC, "LINE_DIV_B"));
+    cr_expect(strstr(r.message, a) && strstr(r.message, b), "both sites expected: %s", r.message);
+    tt_sim_free(out);
+}
+
+Test(detect, early_exit_strict_and_lenient)
+{
+    float *out = (float *)tt_sim_alloc(64 * sizeof(float));
+    tt_sim_config cfg = sim_cfg(1, 64, 32);
+    tt_sim_result r = TT_SIM_LAUNCH(early_exit, cfg, out, 40);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    cfg.strict_barriers = 1;
+    r = TT_SIM_LAUNCH(early_exit, cfg, out, 40);
+    cr_assert_eq(r.status, TT_SIM_ERR_BARRIER_DIVERGENCE, "%s", r.message);
+    cr_expect(strstr(r.message, "exited") != NULL, "%s", r.message);
+    tt_sim_free(out);
+}
+
+Test(detect, deadlock_lists_waiting_lines)
+{
+    float *out = (float *)tt_sim_alloc(32 * sizeof(float));
+    tt_sim_config cfg = sim_cfg(1, 32, 32);
+    tt_sim_result r = TT_SIM_LAUNCH(mask_deadlock, cfg, out);
+    cr_assert_eq(r.status, TT_SIM_ERR_DEADLOCK, "%s", r.message);
+    char a[32], b[32];
+    snprintf(a, sizeof a, ":%d", tag_line(DETECT_SRC, "LINE_DL_BAR"));
+    snprintf(b, sizeof b, ":%d", tag_line(DETECT_SRC, "LINE_DL_SHFL"));
+    cr_expect(strstr(r.message, a) && strstr(r.message, b), "both lines expected: %s", r.message);
+    tt_sim_free(out);
+}
+
+Test(detect, timeout_stops_a_spinning_kernel)
+{
+    int *flag = (int *)tt_sim_alloc(sizeof(int));
+    tt_sim_config cfg = sim_cfg(2, 32, 32);
+    cfg.timeout_s = 0.3;
+    cfg.threads = 2;
+    tt_sim_result r = TT_SIM_LAUNCH(spin, cfg, flag);
+    cr_assert_eq(r.status, TT_SIM_ERR_TIMEOUT, "%s", r.message);
+    tt_sim_free(flag);
+}
+
+Test(detect, trap_and_assert_report_line)
+{
+    int *out = (int *)tt_sim_alloc(32 * sizeof(int));
+    tt_sim_config cfg = sim_cfg(1, 32, 32);
+    tt_sim_result r = TT_SIM_LAUNCH(trapper, cfg, out);
+    cr_assert_eq(r.status, TT_SIM_ERR_TRAP, "%s", r.message);
+    expect_line(r, "LINE_TRAP");
+    cr_expect_eq(r.thread_idx.x, 3u);
+    r = TT_SIM_LAUNCH(asserter, cfg, out);
+    cr_assert_eq(r.status, TT_SIM_ERR_TRAP, "%s", r.message);
+    expect_line(r, "LINE_ASSERT");
+    tt_sim_free(out);
+}
+
+Test(detect, warp_mismatch_is_config_error)
+{
+    int *out = (int *)tt_sim_alloc(32 * sizeof(int));
+    tt_sim_config cfg = sim_cfg(1, 32, 64);
+    tt_sim_result r = TT_SIM_LAUNCH(trapper, cfg, out);
+    cr_assert_eq(r.status, TT_SIM_ERR_CONFIG, "%s", r.message);
+    tt_sim_free(out);
+}
+
+Test(schedule, forward_reverse_random)
+{
+    int *ticket = (int *)tt_sim_alloc(sizeof(int));
+    int *out = (int *)tt_sim_alloc(64 * sizeof(int));
+    tt_sim_config cfg = sim_cfg(1, 64, 32);
+    tt_sim_result r = TT_SIM_LAUNCH(order, cfg, ticket, out);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    cr_expect(out[0] == 0 && out[63] == 63);
+    *ticket = 0;
+    cfg.schedules[0] = TT_SIM_SCHED_REVERSE;
+    r = TT_SIM_LAUNCH(order, cfg, ticket, out);
+    cr_expect(out[63] == 0 && out[0] == 63);
+    int first[64];
+    cfg.schedules[0] = TT_SIM_SCHED_RANDOM;
+    cfg.seed = 7;
+    *ticket = 0;
+    r = TT_SIM_LAUNCH(order, cfg, ticket, out);
+    memcpy(first, out, sizeof first);
+    *ticket = 0;
+    r = TT_SIM_LAUNCH(order, cfg, ticket, out);
+    cr_expect(memcmp(first, out, sizeof first) == 0, "same seed, same order");
+    int inorder = 1;
+    for (int i = 0; i < 64; i++)
+        inorder &= out[i] == i;
+    cr_expect(!inorder, "a random schedule should not be the identity");
+    tt_sim_free(ticket);
+    tt_sim_free(out);
+}
+
+Test(run, block_sum_all_schedules_and_threads)
+{
+    int n = 100003;
+    float *in = (float *)tt_sim_alloc(n * sizeof(float)), *out = (float *)tt_sim_alloc(sizeof(float));
+    tt_sim_buffer_describe(out, "out", TT_SIM_ELEM_F32);
+    double ref = 0;
+    for (int i = 0; i < n; i++) {
+        in[i] = (float)(i % 13) - 6.0f;
+        ref += in[i];
+    }
+    tt_sim_config cfg = sim_cfg((n + 255) / 256, 256, 32);
+    cfg.schedules[0] = TT_SIM_SCHED_FORWARD;
+    cfg.schedules[1] = TT_SIM_SCHED_REVERSE;
+    cfg.schedules[2] = TT_SIM_SCHED_RANDOM;
+    cfg.nschedules = 3;
+    cfg.threads = 2;
+    tt_sim_result r = TT_SIM_LAUNCH(block_sum, cfg, in, out, n);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    cr_expect_float_eq(*out, (float)ref, 1e-3, "%f vs %f", *out, ref);
+    tt_sim_free(in);
+    tt_sim_free(out);
+}
+
+Test(run, barrier_reductions_and_dynamic_shared)
+{
+    int *o = (int *)tt_sim_alloc(64 * sizeof(int));
+    tt_sim_config cfg = sim_cfg(1, 64, 32);
+    tt_sim_result r = TT_SIM_LAUNCH(count_barrier, cfg, o);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    cr_expect_eq(o[5], 32 * 100 + 10 + 1);
+    float *f = (float *)tt_sim_alloc(64 * sizeof(float));
+    cfg.shared_bytes = 64 * sizeof(float);
+    r = TT_SIM_LAUNCH(dyn_shared, cfg, f);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    cr_expect_eq(f[0], 126.0f);
+    tt_sim_free(o);
+    tt_sim_free(f);
+}
+
+Test(run, atomics)
+{
+    int *i = (int *)tt_sim_alloc(4 * sizeof(int));
+    unsigned *u = (unsigned *)tt_sim_alloc(3 * sizeof(unsigned));
+    float *f = (float *)tt_sim_alloc(sizeof(float));
+    double *d = (double *)tt_sim_alloc(sizeof(double));
+    unsigned long long *ull = (unsigned long long *)tt_sim_alloc(8);
+    tt_sim_config cfg = sim_cfg(4, 64, 32);
+    cfg.threads = 2;
+    tt_sim_result r = TT_SIM_LAUNCH(atomics, cfg, i, u, f, d, ull);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    cr_expect_eq(i[0], 256);
+    cr_expect_eq(i[1], 63);
+    cr_expect_eq(i[2], -63);
+    cr_expect_eq(i[3], 7);
+    cr_expect_eq(u[0], 256u % 10u);
+    cr_expect_eq(u[2], 0xffffffffu);
+    cr_expect_eq(*f, 128.0f);
+    cr_expect_eq(*d, 64.0);
+    cr_expect_eq(*ull, 42ull);
+    tt_sim_free(i);
+    tt_sim_free(u);
+    tt_sim_free(f);
+    tt_sim_free(d);
+    tt_sim_free(ull);
+}
+
+Test(run, cooperative_groups_tiles)
+{
+    int *o = (int *)tt_sim_alloc(64 * 3 * sizeof(int));
+    tt_sim_config cfg = sim_cfg(1, 64, 32);
+    tt_sim_result r = TT_SIM_LAUNCH(cg_tiles, cfg, o);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    for (int t = 0; t < 64; t++) {
+        cr_expect_eq(o[t * 3 + 0], t / 8 * 8 + 2, "shfl thread %d", t);
+        cr_expect_eq(o[t * 3 + 1], 28, "reduce thread %d", t);
+        cr_expect_eq(o[t * 3 + 2], 0x55, "ballot thread %d", t);
+    }
+    tt_sim_free(o);
+}
+
+Test(run, half_and_math)
+{
+    float *o = (float *)tt_sim_alloc(4 * sizeof(float));
+    tt_sim_config cfg = sim_cfg(1, 1, 32);
+    tt_sim_result r = TT_SIM_LAUNCH(halves, cfg, o);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    cr_expect_eq(o[0], 0.333251953125f);   // nearest half to 1/3
+    cr_expect_eq(o[1], 0.333984375f);      // nearest bfloat16 to 1/3
+    cr_expect_eq(o[2], 0.66650390625f);
+    cr_expect_float_eq(o[3], 4.0f + 1.0f + 0.5f + 0.25f, 1e-6);
+    tt_sim_free(o);
+}
