@@ -153,44 +153,53 @@ out:
   return c;
 }
 
-/* Matches with `**` spanning folders: tries the pattern with each `**` standing for any
- * text (fnmatch without FNM_PATHNAME) and, for `**` followed by `/`, for nothing. */
-bool tt_glob_match(const char *pattern, const char *rel) {
-  size_t n = strlen(pattern);
-  if (n && pattern[n - 1] == '/') {
-    /* A folder: anchored when the pattern names a path, any folder of that name when not. */
-    if (strchr(pattern, '/') != pattern + n - 1) return strncmp(rel, pattern, n) == 0;
-    char *needle = tt_xasprintf("/%s", pattern), *hay = tt_xasprintf("/%s", rel);
-    bool m = strstr(hay, needle) != NULL;
-    free(needle);
-    free(hay);
-    return m;
-  }
-  if (!strchr(pattern, '/')) {
-    /* Any single component. */
-    for (const char *p = rel;;) {
+/* Matches path segments: `**` stands for zero or more whole folders, every other
+ * segment is an fnmatch pattern for exactly one component (its `*` never crosses '/'). */
+static bool match_segments(const char *pat, const char *path) {
+  if (*pat == '\0') return *path == '\0';
+  const char *pslash = strchr(pat, '/');
+  size_t plen = pslash ? (size_t)(pslash - pat) : strlen(pat);
+  const char *pnext = pslash ? pslash + 1 : pat + plen;
+  if (plen == 2 && pat[0] == '*' && pat[1] == '*') {
+    for (const char *p = path;;) { /* try ** as 0, 1, 2... folders */
+      if (match_segments(pnext, p)) return true;
       const char *slash = strchr(p, '/');
-      size_t len = slash ? (size_t)(slash - p) : strlen(p);
-      char *comp = tt_xstrndup(p, len);
-      bool m = fnmatch(pattern, comp, FNM_PERIOD) == 0;
-      free(comp);
-      if (m) return true;
-      if (!slash) return false;
+      if (!slash) return *pnext == '\0';
       p = slash + 1;
     }
   }
-  if (strstr(pattern, "**")) {
-    if (fnmatch(pattern, rel, 0) == 0) return true;
-    const char *dd = strstr(pattern, "**/");
-    if (dd) {
-      char *shorter = tt_xasprintf("%.*s%s", (int)(dd - pattern), pattern, dd + 3);
-      bool m = tt_glob_match(shorter, rel);
-      free(shorter);
-      return m;
-    }
-    return false;
+  if (*path == '\0') return false;
+  const char *slash = strchr(path, '/');
+  size_t len = slash ? (size_t)(slash - path) : strlen(path);
+  char *seg_pat = tt_xstrndup(pat, plen), *seg = tt_xstrndup(path, len);
+  bool m = fnmatch(seg_pat, seg, 0) == 0;
+  free(seg_pat);
+  free(seg);
+  if (!m) return false;
+  if (!pslash) return slash == NULL;
+  return slash ? match_segments(pnext, slash + 1) : false;
+}
+
+bool tt_glob_match(const char *pattern, const char *rel) {
+  size_t n = strlen(pattern);
+  if (n && pattern[n - 1] == '/') {
+    /* A folder and everything in it; a bare folder name matches at any depth. */
+    char *p = tt_xasprintf("%s%s**", strchr(pattern, '/') == pattern + n - 1 ? "**/" : "", pattern);
+    bool m = match_segments(p, rel);
+    free(p);
+    return m;
   }
-  return fnmatch(pattern, rel, FNM_PATHNAME) == 0;
+  if (!strchr(pattern, '/')) {
+    char *p = tt_xasprintf("**/%s", pattern); /* any single component... */
+    bool m = match_segments(p, rel);
+    free(p);
+    if (m) return true;
+    char *q = tt_xasprintf("**/%s/**", pattern); /* ...file or folder */
+    m = match_segments(q, rel);
+    free(q);
+    return m;
+  }
+  return match_segments(pattern, rel);
 }
 
 bool tt_config_wants(const tt_config *c, const char *file) {

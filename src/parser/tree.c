@@ -28,6 +28,8 @@ static void collect_errors(tt_tree *t, TSNode node, size_t *cap) {
   if (!ts_node_has_error(node)) return;
   if (ts_node_is_error(node) || ts_node_is_missing(node)) {
     TSNode where = untrusted_region(node);
+    if (ts_node_start_byte(where) == ts_node_end_byte(where) && !ts_node_is_null(ts_node_parent(where)))
+      where = ts_node_parent(where); /* a zero-width MISSING token: its construct */
     TT_PUSH(t->errors, t->n_errors, *cap,
             ((tt_span){ts_node_start_byte(where), ts_node_end_byte(where)}));
     return;
@@ -58,7 +60,7 @@ tt_tree *tt_tree_parse(const tt_source *src) {
   ts_parser_delete(parser);
   size_t cap = 0;
   collect_errors(t, ts_tree_root_node(t->ts), &cap);
-  qsort(t->errors, t->n_errors, sizeof *t->errors, cmp_span);
+  if (t->n_errors > 1) qsort(t->errors, t->n_errors, sizeof *t->errors, cmp_span);
   return t;
 }
 

@@ -109,6 +109,7 @@ static pcre2_code *compile_re(const char *pattern, char **err) {
 static int compile_one(const TSQuery *q, const char *name, const TSQueryPredicateStep *args,
                        uint32_t n_args, tt_pred *p, char **err) {
   size_t k;
+  memset(p, 0, sizeof *p);
   for (k = 0; k < sizeof pred_names / sizeof *pred_names; k++)
     if (strcmp(name, pred_names[k].name) == 0) break;
   if (k == sizeof pred_names / sizeof *pred_names) {
@@ -185,7 +186,7 @@ int tt_preds_compile(const TSQuery *q, uint32_t pattern, tt_pred_list *out, char
     }
     uint32_t len;
     const char *name = ts_query_string_value_for_id(q, steps[i].value_id, &len);
-    tt_pred p;
+    tt_pred p = {0};
     if (compile_one(q, name, steps + i + 1, j - i - 1, &p, err) < 0) {
       pred_clear(&p);
       tt_preds_free(out);

@@ -6,12 +6,14 @@
 #include "rules/analyzer.h"
 #include "rules/predicate.h"
 #include "rules/template.h"
+#include "util/fs.h"
 #include "util/util.h"
 #include "util/yaml.h"
 
 /* Loading state: the rule being built and where errors go. */
 typedef struct loader {
   const char *path;
+  const char *text;   /* the rule file's text, to find the indentation of block scalars */
   tt_rule *rule;
   char **err;
   const char **names; /* capture or binding names templates may use */
@@ -71,10 +73,15 @@ static int check_keys(loader *L, struct fy_node *map, const char *where, const c
 static int check_template(loader *L, struct fy_node *n, const char *key, const char *tmpl) {
   char *bad = tt_template_unknown(tmpl, L->names, L->n_names);
   if (!bad) return 0;
-  int rc = strcmp(bad, "{{") == 0
-               ? fail_at(L, n, "key `%s`: unterminated `{{` in template", key)
-               : fail_at(L, n, "key `%s`: template names `{{%s}}`, which this rule does not capture",
-                         key, bad);
+  int rc;
+  if (strcmp(bad, "{{") == 0)
+    rc = fail_at(L, n, "key `%s`: unterminated `{{` in template", key);
+  else if (strcmp(bad, "{{}}") == 0)
+    rc = fail_at(L, n, "key `%s`: empty `{{}}` in template", key);
+  else if (strstr(bad, "(unknown filter"))
+    rc = fail_at(L, n, "key `%s`: template `{{%s", key, bad);
+  else
+    rc = fail_at(L, n, "key `%s`: template names `{{%s}}`, which this rule does not capture", key, bad);
   free(bad);
   return rc;
 }
@@ -91,8 +98,18 @@ static const char *query_error_name(TSQueryError e) {
   }
 }
 
+/* Number of spaces that start line `line` (1-based) of `text`. */
+static int indentation(const char *text, int line) {
+  if (!text) return 0;
+  for (int l = 1; l < line && *text; text++)
+    if (*text == '\n') l++;
+  int n = 0;
+  while (text[n] == ' ') n++;
+  return n;
+}
+
 /* Position in the rule file of byte `off` of the query text. */
-static void query_pos(struct fy_node *qn, const char *text, uint32_t off, int *line, int *col) {
+static void query_pos(const loader *L, struct fy_node *qn, const char *text, uint32_t off, int *line, int *col) {
   int l0, c0;
   tt_yaml_pos(qn, &l0, &c0);
   int l = 0, c = 0;
@@ -101,13 +118,13 @@ static void query_pos(struct fy_node *qn, const char *text, uint32_t off, int *l
     else c++;
   }
   if (tt_yaml_is_block_scalar(qn)) {
-    /* The content starts on the line after the `|`, indented; libfyaml strips the
-     * indentation, so the column is approximate (indent assumed 2 past the key). */
-    *line = l0 + 1 + l;
-    *col = c + 3;
+    /* libfyaml positions a block scalar at its first content line and strips its
+     * indentation, which the file's text gives back. */
+    *line = l0 + l;
+    *col = indentation(L->text, l0) + c + 1;
   } else {
     *line = l0 + l;
-    *col = (l ? c + 1 : c0 + c + 1);
+    *col = l ? c + 1 : c0 + c;
   }
 }
 
@@ -123,13 +140,13 @@ static int load_query(loader *L, struct fy_node *root) {
   struct fy_node *qn = fy_node_mapping_lookup_by_string(root, "query", FY_NT);
   int line, col;
   tt_yaml_pos(qn, &line, &col);
-  r->query_line = (uint32_t)(line + (tt_yaml_is_block_scalar(qn) ? 1 : 0));
+  r->query_line = (uint32_t)line;
   uint32_t off;
   TSQueryError qerr;
   r->query = ts_query_new(tt_lang_grammar(r->language), r->query_text,
                           (uint32_t)strlen(r->query_text), &off, &qerr);
   if (!r->query) {
-    query_pos(qn, r->query_text, off, &line, &col);
+    query_pos(L, qn, r->query_text, off, &line, &col);
     size_t n = strcspn(r->query_text + off, " \t\n()");
     *L->err = tt_xasprintf("%s:%d:%d: key `query`: %s at `%.*s` (language %s)", L->path, line, col,
                            query_error_name(qerr), (int)(n ? n : 1), r->query_text + off,
@@ -144,7 +161,7 @@ static int load_query(loader *L, struct fy_node *root) {
     uint32_t n_steps;
     ts_query_predicates_for_pattern(r->query, p, &n_steps);
     if (!pattern_has_capture(r->query, p)) {
-      query_pos(qn, r->query_text, ts_query_start_byte_for_pattern(r->query, p), &line, &col);
+      query_pos(L, qn, r->query_text, ts_query_start_byte_for_pattern(r->query, p), &line, &col);
       *L->err = tt_xasprintf("%s:%d:%d: key `query`: pattern %u captures nothing%s", L->path, line, col, p + 1,
                              n_steps ? "; put predicates inside the pattern's parentheses: ((node) @cap (#eq? @cap \"x\"))"
                                      : "; capture the node to report");
@@ -153,7 +170,7 @@ static int load_query(loader *L, struct fy_node *root) {
     tt_pred_list pl;
     char *perr = NULL;
     if (tt_preds_compile(r->query, p, &pl, &perr) < 0) {
-      query_pos(qn, r->query_text, ts_query_start_byte_for_pattern(r->query, p), &line, &col);
+      query_pos(L, qn, r->query_text, ts_query_start_byte_for_pattern(r->query, p), &line, &col);
       *L->err = tt_xasprintf("%s:%d:%d: key `query`: %s", L->path, line, col, perr);
       free(perr);
       return -1;
@@ -398,11 +415,11 @@ static int load_matcher(loader *L, struct fy_node *root) {
   return check_template(L, fy_node_mapping_lookup_by_string(root, "message", FY_NT), "message", r->message);
 }
 
-static tt_rule *load_doc(const char *path, struct fy_document *doc, char **err) {
+static tt_rule *load_doc(const char *path, const char *text, struct fy_document *doc, char **err) {
   static const char *const keys[] = {"id", "target", "language", "category", "severity", "summary",
                                      "message", "explain", "query", "range", "analyzer", "options",
                                      "fix", "examples", "references", NULL};
-  loader L = {.path = path, .err = err};
+  loader L = {.path = path, .text = text, .err = err};
   L.rule = tt_xcalloc(1, sizeof *L.rule);
   L.rule->file = tt_xstrdup(path);
   struct fy_node *root = fy_document_root(doc);
@@ -429,9 +446,16 @@ out:
 tt_rule *tt_rule_load_text(const char *path, const char *text, char **err) {
   struct fy_document *doc = tt_yaml_load(path, text, err);
   if (!doc) return NULL;
-  tt_rule *r = load_doc(path, doc, err);
+  tt_rule *r = load_doc(path, text, doc, err);
   fy_document_destroy(doc);
   return r;
 }
 
-tt_rule *tt_rule_load(const char *path, char **err) { return tt_rule_load_text(path, NULL, err); }
+tt_rule *tt_rule_load(const char *path, char **err) {
+  char *text;
+  size_t len;
+  if (tt_fs_read(path, &text, &len, err) < 0) return NULL;
+  tt_rule *r = tt_rule_load_text(path, text, err);
+  free(text);
+  return r;
+}

@@ -22,7 +22,8 @@ char *tt_template_render(const char *tmpl, const tt_binding *b, size_t n);
 
 /* Checks that every `{{name}}` in `tmpl` is one of `names` (n entries, or NULL-terminated
  * when n is (size_t)-1). Returns NULL, or the first unknown name (malloc'd; caller frees).
- * An unterminated `{{` is reported as the name "{{". */
+ * An unterminated `{{` is reported as "{{", an empty placeholder as "{{}}", and an
+ * unknown filter as "name|filter (unknown filter; …)". */
 char *tt_template_unknown(const char *tmpl, const char *const *names, size_t n);
 
 const tt_binding *tt_binding_find(const tt_binding *b, size_t n, const char *name, size_t name_len);

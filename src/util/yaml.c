@@ -29,13 +29,18 @@ struct fy_document *tt_yaml_load(const char *path, const char *text, char **err)
   dcfg.show_type = false;
   dcfg.show_module = false;
   struct fy_diag *diag = fy_diag_create(&dcfg);
+  fy_diag_set_collect_errors(diag, true);
   struct fy_parse_cfg cfg = {.flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG | FYPCF_DEFAULT_VERSION_1_2,
                              .diag = diag};
   struct fy_document *doc = text ? fy_document_build_from_string(&cfg, text, strlen(text))
                                  : fy_document_build_from_file(&cfg, path);
-  if (!doc || fy_diag_got_error(diag)) {
-    struct fy_diag_error *e;
-    void *it = NULL;
+  struct fy_diag_error *e;
+  void *it = NULL;
+  if (!doc && !(e = fy_diag_errors_iterate(diag, &it))) {
+    /* No document and no complaint: an empty or comment-only file. */
+    doc = fy_document_create(NULL);
+  } else if (!doc || fy_diag_got_error(diag)) {
+    it = NULL;
     if ((e = fy_diag_errors_iterate(diag, &it)))
       *err = tt_xasprintf("%s:%d:%d: invalid YAML: %s", path, e->line + 1, e->column + 1, e->msg);
     else
@@ -49,8 +54,23 @@ struct fy_document *tt_yaml_load(const char *path, const char *text, char **err)
   return doc;
 }
 
+/* Position of the key under which `n` is a value, for nodes with no token of their own
+ * (an empty `[]` or `{}`). */
+static void key_pos(struct fy_node *n, int *line, int *column) {
+  struct fy_node *parent = fy_node_get_parent(n);
+  if (!parent || !fy_node_is_mapping(parent)) return;
+  void *it = NULL;
+  struct fy_node_pair *p;
+  while ((p = fy_node_mapping_iterate(parent, &it)))
+    if (fy_node_pair_value(p) == n) {
+      tt_yaml_pos(fy_node_pair_key(p), line, column);
+      return;
+    }
+}
+
 void tt_yaml_pos(struct fy_node *n, int *line, int *column) {
   *line = *column = 0;
+  struct fy_node *start = n;
   while (n) {
     if (fy_node_is_scalar(n) || fy_node_is_alias(n)) {
       struct fy_token *t = fy_node_get_scalar_token(n);
@@ -69,6 +89,7 @@ void tt_yaml_pos(struct fy_node *n, int *line, int *column) {
       n = fy_node_sequence_iterate(n, &it);
     }
   }
+  if (!*line && start) key_pos(start, line, column);
 }
 
 char *tt_yaml_error(const char *path, struct fy_node *n, const char *fmt, ...) {

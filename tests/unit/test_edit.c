@@ -184,17 +184,34 @@ Test(edit, partly_shared_edits) {
 }
 
 Test(edit, insertions_at_the_same_point) {
-  /* Two different insertions at one point conflict (their order would be a guess):
-   * the first in fix order wins, the other is reported. */
+  /* edit.h: two different insertions at one point conflict (their order would be a
+   * guess); the first fix by position then rule id wins, whatever the input order. */
+  for (int order = 0; order < 2; order++) {
+    fixture x;
+    setup(&x, TEXT);
+    if (order == 0) {
+      add(&x.fs, &RA, 0, 3, 1, U(0), U(0), "A ");
+      add(&x.fs, &RB, 0, 3, 1, U(0), U(0), "B ");
+    } else {
+      add(&x.fs, &RB, 0, 3, 1, U(0), U(0), "B ");
+      add(&x.fs, &RA, 0, 3, 1, U(0), U(0), "A ");
+    }
+    apply(&x);
+    cr_expect_str_eq(x.out, "A int a = 1; int b = 2; int c = 3;\n", "order %d: got `%s`", order, x.out);
+    cr_expect_eq(of_rule(&x, &RA)->fix_status, TT_FIX_APPLIED);
+    cr_expect_eq(of_rule(&x, &RB)->fix_status, TT_FIX_CONFLICT);
+    teardown(&x);
+  }
+}
+
+Test(edit, insertion_and_replacement_of_an_empty_range_elsewhere) {
+  /* Insertions at different points both apply, in position order. */
   fixture x;
   setup(&x, TEXT);
-  add(&x.fs, &RA, 0, 3, 1, U(0), U(0), "A ");
-  add(&x.fs, &RB, 0, 3, 1, U(0), U(0), "B ");
-  tt_findings_sort(&x.fs);
+  add(&x.fs, &RB, 11, 14, 1, U(11), U(11), "static ");
+  add(&x.fs, &RA, 0, 3, 1, U(0), U(0), "static ");
   apply(&x);
-  cr_expect_str_eq(x.out, "A int a = 1; int b = 2; int c = 3;\n", "got `%s`", x.out);
-  cr_expect_eq(of_rule(&x, &RA)->fix_status, TT_FIX_APPLIED);
-  cr_expect_eq(of_rule(&x, &RB)->fix_status, TT_FIX_CONFLICT);
+  cr_expect_str_eq(x.out, "static int a = 1; static int b = 2; int c = 3;\n", "got `%s`", x.out);
   teardown(&x);
 }
 

@@ -305,3 +305,29 @@ Test(predicate, int_eq_overflowing_literal_does_not_match) {
   EXPECT_HITS("cuda", "((number_literal) @n (#tt-int-eq? @n 0xffffffff))", "unsigned __int128 x = 0x100000000ffffffff;\n",
               "");
 }
+
+/* Fills the stack below the caller with a pattern, so that uninitialised locals of the
+ * next calls are not accidentally zero. */
+static __attribute__((noinline)) void dirty_stack(void) {
+  volatile unsigned char junk[1 << 16];
+  memset((void *)junk, 0xA5, sizeof junk);
+  junk[0] = junk[sizeof junk - 1];
+}
+
+Test(predicate, unknown_predicate_error_path_is_safe) {
+  /* An unknown predicate name is rejected before the predicate being compiled is
+   * initialised; the error path must not free whatever the stack held. */
+  for (int i = 0; i < 3; i++) {
+    dirty_stack();
+    char *err = NULL;
+    tt_rule *r = tts_rule("id: t\ntarget: hip\nlanguage: cuda\ncategory: numeric\nseverity: note\nsummary: s\n"
+                          "message: m\nexplain: e\nquery: '((identifier) @n (#no-such-pred? @n \"x\"))'\n"
+                          "examples:\n  - match: x\n",
+                          &err);
+    cr_expect_null(r);
+    cr_assert_not_null(err);
+    cr_expect(strstr(err, "no-such-pred?") != NULL, "%s", err);
+    free(err);
+    tt_rule_free(r);
+  }
+}

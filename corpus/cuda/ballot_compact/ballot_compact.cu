@@ -16,6 +16,11 @@
 // ranks computed from the wrong votes (overwriting or leaving holes) and
 // block_counts is wrong. The warp-0 scan (__shfl_up_sync with `lane >= o`) stays
 // inside lanes 0..31 and is not itself affected.
+// Masks: as written (0xffffffffu) the HIP *_sync functions reject the 32-bit mask
+// (BUILD-FAIL on ROCm >= 6.2 and in tiletrans's HIP shim). With only the literal
+// widened to 64 bits (all ones), warp 0's __shfl_up_sync names lanes 32..63, which
+// wait at __syncthreads: a strict executor reports a deadlock (RUN-FAIL) before any
+// number is compared; hardware, which ignores the mask, gives the wrong numbers above.
 // wave32 (RDNA, gfx1030): unaffected.
 
 #include <cuda_runtime.h>

@@ -16,6 +16,11 @@
 // the even warp before it. The scan of warp totals is then wrong from the first odd
 // warp on, and so are all later elements of the block and the block total.
 // (Integers: the comparison is exact.)
+// Masks: as written (0xFFFFFFFFu) the HIP *_sync functions reject the 32-bit mask
+// (BUILD-FAIL on ROCm >= 6.2 and in tiletrans's HIP shim). With only the literal
+// widened to 64 bits (all ones), warp 0's __shfl_up_sync names lanes 32..63, which
+// wait at __syncthreads: a strict executor reports a deadlock (RUN-FAIL) before any
+// number is compared; hardware, which ignores the mask, gives the wrong numbers above.
 // wave32 (RDNA, gfx1030): unaffected.
 
 #include <cuda_runtime.h>

@@ -9,6 +9,8 @@
 // Warp 32 (RDNA gfx1030): unaffected.
 // hipcc 5.2 (Debian): does not compile (__shfl_up_sync / __shfl_sync undeclared).
 // ROCm >= 6.2: 0xFFFFFFFFu mask rejected by static_assert.
+// With only the mask literal widened to 64 bits, the warp-0 __shfl_up_sync names
+// lanes 32..63 that wait at __syncthreads: a strict executor reports a deadlock.
 
 #include <hip/hip_runtime.h>
 

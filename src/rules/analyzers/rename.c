@@ -49,7 +49,9 @@ typedef struct walk {
 static void report(walk *w, uint32_t s, uint32_t e, const char *to, bool fixable) {
   const char *text = w->tree->src->text;
   tt_binding b[2] = {{"from", text + s, e - s, s, e}, {"to", to, strlen(to), s, e}};
-  tt_analyzer_hit h = {.start = s, .end = e, .bindings = b, .n_bindings = 2, .fixable = fixable};
+  tt_edit edit = {s, e, (char *)to};
+  tt_analyzer_hit h = {.start = s, .end = e, .bindings = b, .n_bindings = 2, .edits = &edit,
+                       .n_edits = fixable ? 1 : 0, .fixable = fixable};
   w->emit(w->ud, &h);
 }
 
