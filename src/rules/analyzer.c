@@ -4,8 +4,9 @@
 
 extern const tt_analyzer tt_analyzer_rename;
 extern const tt_analyzer tt_analyzer_narrow_store;
+extern const tt_analyzer tt_analyzer_classify;
 
-static const tt_analyzer *const all[] = {&tt_analyzer_rename, &tt_analyzer_narrow_store};
+static const tt_analyzer *const all[] = {&tt_analyzer_rename, &tt_analyzer_narrow_store, &tt_analyzer_classify};
 
 const tt_analyzer *tt_analyzer_find(const char *name) {
   for (size_t i = 0; i < sizeof all / sizeof *all; i++)
@@ -13,4 +14,4 @@ const tt_analyzer *tt_analyzer_find(const char *name) {
   return NULL;
 }
 
-const char *tt_analyzer_names(void) { return "rename, narrow-store"; }
+const char *tt_analyzer_names(void) { return "rename, narrow-store, classify-functions"; }

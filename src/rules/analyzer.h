@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "parser/tree.h"
+#include "rules/filectx.h"
 #include "rules/finding.h"
 #include "rules/template.h"
 
@@ -34,7 +35,10 @@ typedef struct tt_analyzer {
    * *err_node to the node at fault (for its line and column). */
   void *(*compile_options)(struct fy_node *options, char **err, struct fy_node **err_node);
   void (*free_options)(void *opts);
-  void (*run)(const void *opts, const tt_tree *tree, tt_analyzer_emit emit, void *ud);
+  /* Reports hits for the file of `ctx`; a classifier also records facts in `ctx`. */
+  void (*run)(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *ud);
+  /* Classifiers run before every other rule so that `#tt-fact?` sees their facts. */
+  bool classifier;
 } tt_analyzer;
 
 /* The analyzer named `name`, or NULL. The table is static and immutable. */

@@ -45,8 +45,8 @@ static void finish_fix(tt_finding *f, const tt_rule *rule, const tt_binding *b, 
   f->fix_description = tt_template_render(rule->fix_description, b, nb);
 }
 
-static void run_queryset(const tt_queryset *qs, const tt_selection *sel, const tt_tree *tree,
-                         tt_findings *out) {
+static void run_queryset(const tt_queryset *qs, const tt_selection *sel, tt_filectx *ctx, tt_findings *out) {
+  const tt_tree *tree = ctx->tree;
   if (!qs->query) return;
   TSQueryCursor *cur = ts_query_cursor_new();
   ts_query_cursor_exec(cur, qs->query, ts_tree_root_node(tree->ts));
@@ -57,7 +57,7 @@ static void run_queryset(const tt_queryset *qs, const tt_selection *sel, const t
     const tt_rule *rule = qs->pattern_rule[m.pattern_index];
     tt_severity sev = tt_selection_severity(sel, rule);
     if (sev == TT_SEV_OFF) continue;
-    if (!tt_preds_hold(&qs->preds[m.pattern_index], &m, tree)) continue;
+    if (!tt_preds_hold(&qs->preds[m.pattern_index], &m, ctx)) continue;
     tt_grow((void **)&b, &bcap, m.capture_count, sizeof *b);
     uint32_t start = UINT32_MAX, end = 0, wstart = UINT32_MAX, wend = 0;
     for (uint16_t i = 0; i < m.capture_count; i++) {
@@ -87,11 +87,12 @@ typedef struct hit_ctx {
   const tt_rule *rule;
   tt_severity sev;
   const tt_tree *tree;
-  tt_findings *out;
+  tt_findings *out;   /* NULL: facts only, findings dropped */
 } hit_ctx;
 
 static void on_hit(void *ud, const tt_analyzer_hit *h) {
   hit_ctx *c = ud;
+  if (!c->out) return;
   TT_PUSH(c->out->items, c->out->n, c->out->cap, (tt_finding){0});
   tt_finding *f = &c->out->items[c->out->n - 1];
   finding_init(f, c->rule, c->sev, c->tree->src, h->start, h->end, h->bindings, h->n_bindings);
@@ -107,9 +108,22 @@ static void on_hit(void *ud, const tt_analyzer_hit *h) {
   finish_fix(f, c->rule, h->bindings, h->n_bindings);
 }
 
-static void run_analyzer(const tt_rule *rule, tt_severity sev, const tt_tree *tree, tt_findings *out) {
-  hit_ctx c = {rule, sev, tree, out};
-  rule->analyzer->run(rule->analyzer_opts, tree, on_hit, &c);
+static void run_analyzer(const tt_rule *rule, tt_severity sev, tt_filectx *ctx, tt_findings *out) {
+  hit_ctx c = {rule, sev, ctx->tree, out};
+  rule->analyzer->run(rule->analyzer_opts, ctx, on_hit, &c);
+}
+
+/* Classifiers first (their facts feed `#tt-fact?`), then the other analyzers. A
+ * classifier that is switched off still records its facts: other rules depend on them. */
+static void run_analyzers(const tt_rulebook *book, const tt_selection *sel, tt_filectx *ctx, tt_findings *out,
+                          bool classifiers) {
+  for (size_t i = 0; i < book->n_rules; i++) {
+    const tt_rule *r = book->rules[i];
+    if (!r->analyzer || r->language != ctx->tree->src->lang || r->analyzer->classifier != classifiers) continue;
+    tt_severity sev = tt_selection_severity(sel, r);
+    if (sev != TT_SEV_OFF) run_analyzer(r, sev, ctx, out);
+    else if (classifiers) run_analyzer(r, r->severity, ctx, NULL);
+  }
 }
 
 /* --- suppressions -------------------------------------------------------------------- */
@@ -170,28 +184,37 @@ static void drop_suppressed(const tt_source *src, tt_findings *fs, size_t from) 
 
 void tt_match_tree(const tt_rulebook *book, const tt_selection *sel, const tt_tree *tree, tt_findings *out) {
   tt_findings local = {0};
-  run_queryset(&book->by_lang[tree->src->lang], sel, tree, &local);
-  for (size_t i = 0; i < book->n_rules; i++) {
-    const tt_rule *r = book->rules[i];
-    if (!r->analyzer || r->language != tree->src->lang) continue;
-    tt_severity sev = tt_selection_severity(sel, r);
-    if (sev != TT_SEV_OFF) run_analyzer(r, sev, tree, &local);
-  }
+  tt_filectx ctx;
+  tt_filectx_init(&ctx, tree);
+  run_analyzers(book, sel, &ctx, &local, true);
+  run_queryset(&book->by_lang[tree->src->lang], sel, &ctx, &local);
+  run_analyzers(book, sel, &ctx, &local, false);
+  tt_filectx_free(&ctx);
   drop_suppressed(tree->src, &local, 0);
   tt_findings_sort(&local);
   tt_findings_move(out, &local);
 }
 
-int tt_match_rule(const tt_rule *rule, const tt_tree *tree, tt_findings *out, char **err) {
+int tt_match_rule(const tt_rule *rule, const tt_rulebook *facts_from, const tt_tree *tree, tt_findings *out,
+                  char **err) {
   tt_findings local = {0};
+  tt_filectx ctx;
+  tt_filectx_init(&ctx, tree);
+  if (facts_from) run_analyzers(facts_from, NULL, &ctx, NULL, true);
+  int rc = 0;
   if (rule->analyzer) {
-    run_analyzer(rule, rule->severity, tree, &local);
+    run_analyzer(rule, rule->severity, &ctx, &local);
   } else {
     tt_queryset qs;
-    if (tt_queryset_init_rule(&qs, rule, err) < 0) return -1;
-    run_queryset(&qs, NULL, tree, &local);
-    tt_queryset_free(&qs);
+    if (tt_queryset_init_rule(&qs, rule, err) == 0) {
+      run_queryset(&qs, NULL, &ctx, &local);
+      tt_queryset_free(&qs);
+    } else {
+      rc = -1;
+    }
   }
+  tt_filectx_free(&ctx);
+  if (rc < 0) return -1;
   drop_suppressed(tree->src, &local, 0);
   tt_findings_sort(&local);
   tt_findings_move(out, &local);

@@ -11,8 +11,10 @@
  * (tiletrans-ignore comments) are dropped; the result is sorted. */
 void tt_match_tree(const tt_rulebook *book, const tt_selection *sel, const tt_tree *tree, tt_findings *out);
 
-/* Same for one rule alone (test-rules). */
-int tt_match_rule(const tt_rule *rule, const tt_tree *tree, tt_findings *out, char **err);
+/* Same for one rule alone (test-rules). The classifiers of `facts_from` (may be NULL)
+ * run first, for their facts only, so rules using `#tt-fact?` work alone too. */
+int tt_match_rule(const tt_rule *rule, const tt_rulebook *facts_from, const tt_tree *tree, tt_findings *out,
+                  char **err);
 
 /* True when a `tiletrans-ignore:` comment on line `line` (or alone on the line above)
  * names `rule_id`. */

@@ -15,7 +15,8 @@ typedef enum {
   P_INSIDE,
   P_IN_FUNCTION_MATCH,
   P_NOT_GUARDED,
-  P_FILE_NOT_MATCH,
+  P_FILE_MATCH,
+  P_FACT,
 } pred_kind;
 
 struct tt_pred {
@@ -46,7 +47,10 @@ static const struct {
     {"tt-in-function-match?", P_IN_FUNCTION_MATCH, false},
     {"tt-not-in-function-match?", P_IN_FUNCTION_MATCH, true},
     {"tt-not-guarded?", P_NOT_GUARDED, false},
-    {"tt-file-not-match?", P_FILE_NOT_MATCH, false},
+    {"tt-file-not-match?", P_FILE_MATCH, true},
+    {"tt-file-match?", P_FILE_MATCH, false},
+    {"tt-fact?", P_FACT, false},
+    {"tt-not-fact?", P_FACT, true},
 };
 
 bool tt_parse_int_literal(const char *s, size_t n, uint64_t *v) {
@@ -146,9 +150,12 @@ static int compile_one(const TSQuery *q, const char *name, const TSQueryPredicat
     break;
   case P_MATCH:
   case P_IN_FUNCTION_MATCH:
-  case P_FILE_NOT_MATCH:
+  case P_FILE_MATCH:
     if (!one_string) goto arity;
     if (!(p->re = compile_re(p->strings[0], err))) return -1;
+    break;
+  case P_FACT:
+    if (p->n_strings != 2) goto arity;
     break;
   case P_INT_EQ:
     if (p->n_strings == 0) goto arity;
@@ -258,7 +265,8 @@ static bool is_guarded(const tt_tree *t, TSNode n, char *const *names, size_t n_
   return false;
 }
 
-static bool holds_for_node(const tt_pred *p, TSNode node, const TSQueryMatch *m, const tt_tree *t) {
+static bool holds_for_node(const tt_pred *p, TSNode node, const TSQueryMatch *m, tt_filectx *ctx) {
+  const tt_tree *t = ctx->tree;
   size_t len;
   const char *s = node_text(t, node, &len);
   switch (p->kind) {
@@ -280,11 +288,20 @@ static bool holds_for_node(const tt_pred *p, TSNode node, const TSQueryMatch *m,
       if (strlen(p->strings[i]) == len && memcmp(p->strings[i], s, len) == 0) return true;
     return false;
   case P_INT_EQ: {
+    /* A literal, or a constant expression over the file's constants (`WARP / 2`). */
     uint64_t v;
-    if (!tt_parse_int_literal(s, len, &v)) return false;
+    int64_t sv;
+    if (!tt_parse_int_literal(s, len, &v)) {
+      if (!tt_consts_eval(tt_filectx_consts(ctx), s, len, &sv)) return false;
+      v = (uint64_t)sv;
+    }
     for (size_t i = 0; i < p->n_strings; i++)
       if (p->ints[i] == v) return true;
     return false;
+  }
+  case P_FACT: {
+    const char *label = tt_filectx_fact(ctx, p->strings[0], ts_node_start_byte(node));
+    return label && strcmp(label, p->strings[1]) == 0;
   }
   case P_INSIDE:
     return has_ancestor(node, p->strings, p->n_strings);
@@ -296,13 +313,13 @@ static bool holds_for_node(const tt_pred *p, TSNode node, const TSQueryMatch *m,
   }
   case P_NOT_GUARDED:
     return !is_guarded(t, node, p->strings, p->n_strings);
-  case P_FILE_NOT_MATCH:
-    return !re_matches(p->re, t->src->text, t->src->len);
+  case P_FILE_MATCH:
+    return re_matches(p->re, t->src->text, t->src->len);
   }
   return false;
 }
 
-bool tt_preds_hold(const tt_pred_list *pl, const TSQueryMatch *m, const tt_tree *tree) {
+bool tt_preds_hold(const tt_pred_list *pl, const TSQueryMatch *m, tt_filectx *tree) {
   for (size_t i = 0; i < pl->n; i++) {
     const tt_pred *p = &pl->items[i];
     bool seen = false, all = true;

@@ -11,6 +11,7 @@
 #include <tree_sitter/api.h>
 
 #include "parser/tree.h"
+#include "rules/filectx.h"
 
 typedef struct tt_pred tt_pred;
 
@@ -24,9 +25,9 @@ typedef struct tt_pred_list {
 int tt_preds_compile(const TSQuery *q, uint32_t pattern, tt_pred_list *out, char **err);
 void tt_preds_free(tt_pred_list *pl);
 
-/* True when every predicate holds for match `m` over `tree`. Thread-safe: the list is
- * only read. */
-bool tt_preds_hold(const tt_pred_list *pl, const TSQueryMatch *m, const tt_tree *tree);
+/* True when every predicate holds for match `m` in the file of `ctx`. The list is only
+ * read (thread-safe); `ctx` may build its constant table on first use. */
+bool tt_preds_hold(const tt_pred_list *pl, const TSQueryMatch *m, tt_filectx *ctx);
 
 /* Parses a C/C++ integer literal (decimal, 0x, 0b, octal, digit separators, u/l
  * suffixes). Returns true and sets *v when `s` (n bytes) is one. */

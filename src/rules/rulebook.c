@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/analyzer.h"
 #include "rules/rule_load.h"
 #include "util/fs.h"
 #include "util/util.h"
@@ -161,12 +162,16 @@ void tt_rulebook_free(tt_rulebook *book) {
   free(book);
 }
 
-tt_rulebook *tt_rulebook_of_rule(const tt_rule *rule, char **err) {
+tt_rulebook *tt_rulebook_of_rule(const tt_rule *rule, const tt_rulebook *facts_from, char **err) {
   tt_rulebook *book = tt_xcalloc(1, sizeof *book);
   book->borrowed = true;
-  book->rules = tt_xcalloc(1, sizeof *book->rules);
-  book->rules[0] = (tt_rule *)rule;
-  book->n_rules = 1;
+  size_t n_from = facts_from ? facts_from->n_rules : 0;
+  book->rules = tt_xcalloc(1 + n_from, sizeof *book->rules);
+  book->rules[book->n_rules++] = (tt_rule *)rule;
+  for (size_t i = 0; i < n_from; i++) {
+    tt_rule *c = facts_from->rules[i];
+    if (c != rule && c->analyzer && c->analyzer->classifier) book->rules[book->n_rules++] = c;
+  }
   if (rule->query && tt_queryset_init_rule(&book->by_lang[rule->language], rule, err) < 0) {
     tt_rulebook_free(book);
     return NULL;

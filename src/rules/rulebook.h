@@ -36,9 +36,10 @@ typedef struct tt_rulebook {
 tt_rulebook *tt_rulebook_load(const char *const *dirs, size_t n_dirs, char **err);
 void tt_rulebook_free(tt_rulebook *book);
 
-/* A rulebook holding only `rule`, which it borrows (the rule must outlive it); for
- * running one rule's fixes alone. NULL with *err on failure. */
-tt_rulebook *tt_rulebook_of_rule(const tt_rule *rule, char **err);
+/* A rulebook holding only `rule` and the classifiers of `facts_from` (may be NULL),
+ * all borrowed (they must outlive it); for running one rule's fixes alone. NULL with
+ * *err on failure. */
+tt_rulebook *tt_rulebook_of_rule(const tt_rule *rule, const tt_rulebook *facts_from, char **err);
 
 const tt_rule *tt_rulebook_find(const tt_rulebook *book, const char *id);
 

@@ -7,12 +7,13 @@
 #include "rules/match.h"
 #include "rules/rewrite.h"
 
-static size_t count_findings(const tt_rule *rule, const char *code, tt_buf *log, uint32_t line) {
+static size_t count_findings(const tt_rule *rule, const tt_rulebook *book, const char *code, tt_buf *log,
+                             uint32_t line) {
   tt_source *src = tt_source_new(rule->file, tt_xstrdup(code), strlen(code), rule->language);
   tt_tree *tree = tt_tree_parse(src);
   tt_findings fs = {0};
   char *err = NULL;
-  if (tt_match_rule(rule, tree, &fs, &err) < 0) {
+  if (tt_match_rule(rule, book, tree, &fs, &err) < 0) {
     tt_buf_printf(log, "  %s:%u: %s\n", rule->file, line, err);
     free(err);
   }
@@ -38,9 +39,9 @@ static char *fix_alone(const tt_rulebook *one, const tt_rule *rule, const char *
   return text;
 }
 
-static int check_fixed(const tt_rule *rule, const tt_rule_example *x, tt_buf *log) {
+static int check_fixed(const tt_rule *rule, const tt_rulebook *book, const tt_rule_example *x, tt_buf *log) {
   char *err = NULL;
-  tt_rulebook *one = tt_rulebook_of_rule(rule, &err);
+  tt_rulebook *one = tt_rulebook_of_rule(rule, book, &err);
   if (!one) {
     tt_buf_printf(log, "  %s:%u: %s\n", rule->file, x->line, err);
     free(err);
@@ -71,11 +72,11 @@ static int check_fixed(const tt_rule *rule, const tt_rule_example *x, tt_buf *lo
   return failed;
 }
 
-int tt_rule_selftest(const tt_rule *rule, tt_buf *log) {
+int tt_rule_selftest(const tt_rule *rule, const tt_rulebook *book, tt_buf *log) {
   int failed = 0;
   for (size_t i = 0; i < rule->n_examples; i++) {
     const tt_rule_example *x = &rule->examples[i];
-    size_t n = count_findings(rule, x->code, log, x->line);
+    size_t n = count_findings(rule, book, x->code, log, x->line);
     if (x->must_match && (n == 0 || (x->count >= 0 && n != (size_t)x->count))) {
       if (x->count >= 0)
         tt_buf_printf(log, "  %s:%u: expected %d finding%s, got %zu\n", rule->file, x->line, x->count,
@@ -90,7 +91,7 @@ int tt_rule_selftest(const tt_rule *rule, tt_buf *log) {
       failed++;
       continue;
     }
-    if (x->fixed) failed += check_fixed(rule, x, log);
+    if (x->fixed) failed += check_fixed(rule, book, x, log);
   }
   return failed;
 }

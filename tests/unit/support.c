@@ -52,7 +52,7 @@ size_t tts_match(const tt_rule *rule, tt_lang lang, const char *code, tt_finding
   cr_assert_not_null(tree);
   tt_findings fs = {0};
   char *err = NULL;
-  int rc = tt_match_rule(rule, tree, &fs, &err);
+  int rc = tt_match_rule(rule, NULL, tree, &fs, &err);
   cr_assert_eq(rc, 0, "tt_match_rule: %s", err ? err : "?");
   size_t n = fs.n;
   if (out) tt_findings_move(out, &fs);

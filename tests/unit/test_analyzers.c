@@ -33,7 +33,7 @@ static tt_rule *rename_rule(void) { return tts_rule_of("cuda", "{{from}} -> {{to
 /* Rewrites `code` with `rule` alone; returns the text (caller frees) and the findings. */
 static char *rewrite_with(const tt_rule *rule, const char *code, tt_findings *findings) {
   char *err = NULL;
-  tt_rulebook *book = tt_rulebook_of_rule(rule, &err);
+  tt_rulebook *book = tt_rulebook_of_rule(rule, NULL, &err);
   cr_assert_not_null(book, "%s", err);
   tt_rewrite_result r;
   cr_assert_eq(tt_rewrite_text(book, NULL, "t.cu", TT_LANG_CUDA, code, strlen(code), &r, &err), 0, "%s", err);

@@ -226,11 +226,11 @@ static bool on_function(TSNode n, void *ctx) {
   return false; /* nested functions (lambdas) are part of this one's scan */
 }
 
-static void run(const void *opts, const tt_tree *tree, tt_analyzer_emit emit, void *ud) {
-  fn_walk w = {opts, tree, {emit, ud}};
-  tt_tree_walk(ts_tree_root_node(tree->ts), on_function, &w);
+static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *ud) {
+  fn_walk w = {opts, ctx->tree, {emit, ud}};
+  tt_tree_walk(ts_tree_root_node(ctx->tree->ts), on_function, &w);
 }
 
 static const char *const bindings[] = {"var", "type", "source", "sink", "wide", NULL};
 
-const tt_analyzer tt_analyzer_narrow_store = {"narrow-store", bindings, compile_opts, free_opts, run};
+const tt_analyzer tt_analyzer_narrow_store = {"narrow-store", bindings, compile_opts, free_opts, run, false};

@@ -124,11 +124,12 @@ static bool enter(TSNode n, void *ctx) {
          strcmp(type, "char_literal");
 }
 
-static void run(const void *opts, const tt_tree *tree, tt_analyzer_emit emit, void *ud) {
+static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *ud) {
+  const tt_tree *tree = ctx->tree;
   walk w = {opts, tree, emit, ud};
   tt_tree_walk(ts_tree_root_node(tree->ts), enter, &w);
 }
 
 static const char *const bindings[] = {"from", "to", NULL};
 
-const tt_analyzer tt_analyzer_rename = {"rename", bindings, compile_opts, free_opts, run};
+const tt_analyzer tt_analyzer_rename = {"rename", bindings, compile_opts, free_opts, run, false};

@@ -1,0 +1,36 @@
+#include "rules/filectx.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+void tt_filectx_init(tt_filectx *c, const tt_tree *tree) {
+  memset(c, 0, sizeof *c);
+  c->tree = tree;
+}
+
+void tt_filectx_free(tt_filectx *c) {
+  tt_consts_free(c->consts);
+  free(c->facts);
+  memset(c, 0, sizeof *c);
+}
+
+const tt_consts *tt_filectx_consts(tt_filectx *c) {
+  if (!c->consts) c->consts = tt_consts_build(c->tree);
+  return c->consts;
+}
+
+void tt_filectx_add_fact(tt_filectx *c, const char *name, uint32_t start, uint32_t end, const char *label) {
+  TT_PUSH(c->facts, c->n_facts, c->cap, ((tt_fact){name, start, end, label}));
+}
+
+const char *tt_filectx_fact(const tt_filectx *c, const char *name, uint32_t at) {
+  const tt_fact *best = NULL;
+  for (size_t i = 0; i < c->n_facts; i++) {
+    const tt_fact *f = &c->facts[i];
+    if (strcmp(f->name, name) || at < f->start || at >= f->end) continue;
+    if (!best || f->end - f->start < best->end - best->start) best = f;
+  }
+  return best ? best->label : NULL;
+}
