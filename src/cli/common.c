@@ -156,6 +156,7 @@ typedef struct work {
 
 static void process(const tt_cli_opts *o, tt_cli_run *run, size_t i) {
   tt_file_result *fr = &run->files[i];
+  if (fr->error) return; /* could not even be walked */
   const tt_cli_profile *p = &run->profiles[run->file_profile[i]];
   const char *path = strcmp(fr->path, "<stdin>") == 0 ? "-" : fr->path;
   tt_lang lang = o->language != TT_LANG_NONE ? o->language : tt_lang_from_path(fr->path);

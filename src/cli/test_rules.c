@@ -25,7 +25,7 @@ int tt_cmd_test_rules(int argc, char **argv) {
   for (size_t i = 0; i < book->n_rules; i++) {
     const tt_rule *r = book->rules[i];
     tt_buf log = {0};
-    int bad = tt_rule_selftest(r, &log);
+    int bad = tt_rule_selftest(r, book, &log);
     examples += r->n_examples;
     if (bad) {
       failed++;

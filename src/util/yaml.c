@@ -50,7 +50,7 @@ struct fy_document *tt_yaml_load(const char *path, const char *text, char **err)
     doc = NULL;
   }
   free(sink.first);
-  fy_diag_unref(diag);
+  fy_diag_destroy(diag);
   return doc;
 }
 
