@@ -13,12 +13,23 @@ void tt_filectx_init(tt_filectx *c, const tt_tree *tree) {
 void tt_filectx_free(tt_filectx *c) {
   tt_consts_free(c->consts);
   free(c->facts);
+  for (size_t i = 0; i < c->n_slots; i++) c->slots[i].free_data(c->slots[i].data);
+  free(c->slots);
   memset(c, 0, sizeof *c);
 }
 
 const tt_consts *tt_filectx_consts(tt_filectx *c) {
   if (!c->consts) c->consts = tt_consts_build(c->tree);
   return c->consts;
+}
+
+void *tt_filectx_cached(tt_filectx *c, const void *key, void *(*build)(tt_filectx *c, const void *arg),
+                        const void *arg, void (*free_data)(void *)) {
+  for (size_t i = 0; i < c->n_slots; i++)
+    if (c->slots[i].key == key) return c->slots[i].data;
+  void *data = build(c, arg);
+  TT_PUSH(c->slots, c->n_slots, c->slots_cap, ((tt_filectx_slot){key, data, free_data}));
+  return data;
 }
 
 void tt_filectx_add_fact(tt_filectx *c, const char *name, uint32_t start, uint32_t end, const char *label) {

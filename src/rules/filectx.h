@@ -13,17 +13,32 @@ typedef struct tt_fact {
   const char *label;  /* borrowed */
 } tt_fact;
 
+/* Per-file data an analyzer derives once and reuses across its rules (e.g. every
+ * identifier of the file, for nine rename tables): keyed by the analyzer. */
+typedef struct tt_filectx_slot {
+  const void *key;
+  void *data;
+  void (*free_data)(void *);
+} tt_filectx_slot;
+
 typedef struct tt_filectx {
   const tt_tree *tree;
   tt_consts *consts;  /* built on first use */
   tt_fact *facts;
   size_t n_facts, cap;
+  tt_filectx_slot *slots;
+  size_t n_slots, slots_cap;
 } tt_filectx;
 
 void tt_filectx_init(tt_filectx *c, const tt_tree *tree);
 void tt_filectx_free(tt_filectx *c);
 const tt_consts *tt_filectx_consts(tt_filectx *c);
 void tt_filectx_add_fact(tt_filectx *c, const char *name, uint32_t start, uint32_t end, const char *label);
+/* The data cached under `key`, built by `build(ctx, arg)` on first use and freed with
+ * `free_data` when the context is freed. */
+void *tt_filectx_cached(tt_filectx *c, const void *key, void *(*build)(tt_filectx *c, const void *arg),
+                        const void *arg, void (*free_data)(void *));
+
 /* The label of fact `name` for the innermost labelled range containing byte `at`, or NULL. */
 const char *tt_filectx_fact(const tt_filectx *c, const char *name, uint32_t at);
 

@@ -10,8 +10,18 @@
 #include "rules/analyzers/opts.h"
 #include "util/util.h"
 
+extern const tt_analyzer tt_analyzer_rename;
+
+/* Node kinds the walk reacts to, as symbol ids of the C/C++ (CUDA) grammar: comparing
+ * ids instead of type names keeps the walk cheap. */
+enum { K_IDENT, K_TYPE_IDENT, K_NS_IDENT, K_PREPROC_ARG, K_INCLUDE, K_COMMENT, K_STRING, K_RAW_STRING, K_CHAR, K_COUNT };
+static const char *const kind_names[K_COUNT] = {
+    "identifier", "type_identifier", "namespace_identifier", "preproc_arg", "preproc_include",
+    "comment",    "string_literal",  "raw_string_literal",   "char_literal"};
+
 typedef struct rename_opts {
   tt_strmap identifiers, includes, unsupported;
+  TSSymbol sym[K_COUNT];
 } rename_opts;
 
 static void free_opts(void *p) {
@@ -31,12 +41,65 @@ static void *compile_opts(struct fy_node *opts, char **err, struct fy_node **at)
     free_opts(o);
     return NULL;
   }
+  const TSLanguage *cuda = tt_lang_grammar(TT_LANG_CUDA);
+  for (int k = 0; k < K_COUNT; k++)
+    o->sym[k] = ts_language_symbol_for_name(cuda, kind_names[k], (uint32_t)strlen(kind_names[k]), true);
   if (!o->identifiers.n && !o->includes.n && !o->unsupported.n) {
     *err = tt_xstrdup("needs at least one of `identifiers`, `includes`, `unsupported`");
     free_opts(o);
     return NULL;
   }
   return o;
+}
+
+/* Every place a name can be renamed, found by one walk per file and shared by all
+ * rename rules (the walk, not the table lookups, is what costs). */
+typedef enum { OCC_NAME, OCC_MACRO_TEXT, OCC_INCLUDE_PATH } occ_kind;
+typedef struct occurrence {
+  uint32_t start, end;
+  occ_kind kind;
+} occurrence;
+typedef struct occurrences {
+  occurrence *items;
+  size_t n, cap;
+  const TSSymbol *sym;
+} occurrences;
+
+static void add_occ(occurrences *o, uint32_t s, uint32_t e, occ_kind k) {
+  TT_PUSH(o->items, o->n, o->cap, ((occurrence){s, e, k}));
+}
+
+static bool index_node(TSNode n, void *ctx) {
+  occurrences *o = ctx;
+  const TSSymbol *sym = o->sym, t = ts_node_symbol(n);
+  if (t == sym[K_IDENT] || t == sym[K_TYPE_IDENT] || t == sym[K_NS_IDENT]) {
+    add_occ(o, ts_node_start_byte(n), ts_node_end_byte(n), OCC_NAME);
+    return false;
+  }
+  if (t == sym[K_PREPROC_ARG]) {
+    add_occ(o, ts_node_start_byte(n), ts_node_end_byte(n), OCC_MACRO_TEXT);
+    return false;
+  }
+  if (t == sym[K_INCLUDE]) {
+    TSNode path = ts_node_child_by_field_name(n, "path", 4);
+    if (!ts_node_is_null(path) && ts_node_end_byte(path) - ts_node_start_byte(path) >= 2)
+      add_occ(o, ts_node_start_byte(path) + 1, ts_node_end_byte(path) - 1, OCC_INCLUDE_PATH);
+    return false;
+  }
+  return t != sym[K_COMMENT] && t != sym[K_STRING] && t != sym[K_RAW_STRING] && t != sym[K_CHAR];
+}
+
+static void *build_index(tt_filectx *ctx, const void *sym) {
+  occurrences *o = tt_xcalloc(1, sizeof *o);
+  o->sym = sym;
+  tt_tree_walk(ts_tree_root_node(ctx->tree->ts), index_node, o);
+  return o;
+}
+
+static void free_index(void *p) {
+  occurrences *o = p;
+  free(o->items);
+  free(o);
 }
 
 typedef struct walk {
@@ -96,38 +159,21 @@ static void scan_macro_text(walk *w, uint32_t s, uint32_t e) {
   }
 }
 
-static void check_include(walk *w, TSNode path) {
-  uint32_t s = ts_node_start_byte(path), e = ts_node_end_byte(path);
-  if (e - s < 2) return;
-  const char *to = tt_strmap_get(&w->o->includes, w->tree->src->text + s + 1, e - s - 2);
-  if (to) report(w, s + 1, e - 1, to, true);
-}
-
-static bool enter(TSNode n, void *ctx) {
-  walk *w = ctx;
-  const char *type = ts_node_type(n);
-  if (!strcmp(type, "identifier") || !strcmp(type, "type_identifier") ||
-      !strcmp(type, "namespace_identifier")) {
-    check_name(w, ts_node_start_byte(n), ts_node_end_byte(n));
-    return false;
-  }
-  if (!strcmp(type, "preproc_arg")) {
-    scan_macro_text(w, ts_node_start_byte(n), ts_node_end_byte(n));
-    return false;
-  }
-  if (!strcmp(type, "preproc_include")) {
-    TSNode path = ts_node_child_by_field_name(n, "path", 4);
-    if (!ts_node_is_null(path)) check_include(w, path);
-    return false;
-  }
-  return strcmp(type, "comment") && strcmp(type, "string_literal") && strcmp(type, "raw_string_literal") &&
-         strcmp(type, "char_literal");
-}
-
 static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *ud) {
-  const tt_tree *tree = ctx->tree;
-  walk w = {opts, tree, emit, ud};
-  tt_tree_walk(ts_tree_root_node(tree->ts), enter, &w);
+  const rename_opts *o = opts;
+  walk w = {o, ctx->tree, emit, ud};
+  const occurrences *occ = tt_filectx_cached(ctx, &tt_analyzer_rename, build_index, o->sym, free_index);
+  for (size_t i = 0; i < occ->n; i++) {
+    const occurrence *x = &occ->items[i];
+    if (x->kind == OCC_NAME) {
+      check_name(&w, x->start, x->end);
+    } else if (x->kind == OCC_MACRO_TEXT) {
+      scan_macro_text(&w, x->start, x->end);
+    } else {
+      const char *to = tt_strmap_get(&o->includes, w.tree->src->text + x->start, x->end - x->start);
+      if (to) report(&w, x->start, x->end, to, true);
+    }
+  }
 }
 
 static const char *const bindings[] = {"from", "to", NULL};
