@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "util/fs.h"
+#include "util/util.h"
 
 #ifndef TT_CHECK_SIM_INCLUDE_DIR
 #define TT_CHECK_SIM_INCLUDE_DIR ""
@@ -28,34 +30,8 @@
 static const char *const k_cxx_flags[] = {"-O1", "-gdwarf-4", "-std=gnu++17", "-DTILETRANS_CHECK", NULL};
 static const char *const k_nvcc_flags[] = {"-O1", "-std=c++17", "-DTILETRANS_CHECK", NULL};
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...) {
-  va_list ap;
-  va_start(ap, f);
-  int n = vsnprintf(NULL, 0, f, ap);
-  va_end(ap);
-  if (n < 0) return NULL;
-  char *s = malloc((size_t)n + 1);
-  if (!s) return NULL;
-  va_start(ap, f);
-  vsnprintf(s, (size_t)n + 1, f, ap);
-  va_end(ap);
-  return s;
-}
 
-int tt_check_mkdirs(const char *path) {
-  char *p = strdup(path);
-  if (!p) return -1;
-  for (char *s = p + 1; *s; s++) {
-    if (*s != '/') continue;
-    *s = 0;
-    if (mkdir(p, 0755) != 0 && errno != EEXIST) { free(p); return -1; }
-    *s = '/';
-  }
-  int rc = mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
-  free(p);
-  return rc;
-}
+int tt_check_mkdirs(const char *path) { return tt_fs_mkdirs(path, NULL); }
 
 static int hash_file(tt_check_sha256 *h, const char *path) {
   size_t len;
@@ -99,7 +75,7 @@ static void hash_dir(tt_check_sha256 *h, const char *dir, const char *const *ext
   closedir(d);
   qsort(names, n, sizeof *names, cmp_str);
   for (size_t i = 0; i < n; i++) {
-    char *p = names[i] ? fmt("%s/%s", dir, names[i]) : NULL;
+    char *p = names[i] ? tt_xasprintf("%s/%s", dir, names[i]) : NULL;
     struct stat st;
     if (p && stat(p, &st) == 0) {
       if (S_ISDIR(st.st_mode) && recurse) hash_dir(h, p, exts, recurse);
@@ -116,8 +92,8 @@ int tt_check_toolchain_init(tt_check_toolchain *tc, char **err) {
   *err = NULL;
   const char *env;
   if ((env = getenv("TILETRANS_CACHE_DIR")) && *env) tc->cache_dir = strdup(env);
-  else if ((env = getenv("XDG_CACHE_HOME")) && *env) tc->cache_dir = fmt("%s/tiletrans", env);
-  else if ((env = getenv("HOME")) && *env) tc->cache_dir = fmt("%s/.cache/tiletrans", env);
+  else if ((env = getenv("XDG_CACHE_HOME")) && *env) tc->cache_dir = tt_xasprintf("%s/tiletrans", env);
+  else if ((env = getenv("HOME")) && *env) tc->cache_dir = tt_xasprintf("%s/.cache/tiletrans", env);
   else tc->cache_dir = strdup("/tmp/tiletrans-cache");
   tc->cxx = strdup((env = getenv("CXX")) && *env ? env : "c++");
   tc->sim_include = strdup((env = getenv("TILETRANS_SIM_INCLUDE_DIR")) && *env ? env : TT_CHECK_SIM_INCLUDE_DIR);
@@ -128,19 +104,19 @@ int tt_check_toolchain_init(tt_check_toolchain *tc, char **err) {
     return -1;
   }
   if (tt_check_mkdirs(tc->cache_dir) != 0) {
-    *err = fmt("cannot create the build cache %s: %s", tc->cache_dir, strerror(errno));
+    *err = tt_xasprintf("cannot create the build cache %s: %s", tc->cache_dir, strerror(errno));
     return -1;
   }
-  char *probe = fmt("%s/tt_sim.h", tc->sim_include);
+  char *probe = tt_xasprintf("%s/tt_sim.h", tc->sim_include);
   int have_inc = probe && access(probe, R_OK) == 0;
   free(probe);
   if (!tc->sim_include[0] || !have_inc) {
-    *err = fmt("the SIMT executor's headers are missing (looked in '%s'); this build of tiletrans "
+    *err = tt_xasprintf("the SIMT executor's headers are missing (looked in '%s'); this build of tiletrans "
                "has no sim backend", tc->sim_include);
     return -1;
   }
   if (!tc->sim_lib[0] || access(tc->sim_lib, R_OK) != 0) {
-    *err = fmt("the SIMT executor's runtime library is missing ('%s')", tc->sim_lib);
+    *err = tt_xasprintf("the SIMT executor's runtime library is missing ('%s')", tc->sim_lib);
     return -1;
   }
   tt_check_sha256 h;
@@ -173,7 +149,7 @@ char *tt_check_stage_source(const tt_check_toolchain *tc, const char *orig_path,
   /* The #line path is what messages show: make it absolute so it is unambiguous. */
   char *abs = tt_check_abspath(orig_path);
   const char *shown = abs ? abs : orig_path;
-  char *head = fmt("#line 1 \"%s\"\n", shown);
+  char *head = tt_xasprintf("#line 1 \"%s\"\n", shown);
   free(abs);
   if (!head) { *err = strdup("out of memory"); return NULL; }
   size_t hlen = strlen(head);
@@ -189,11 +165,11 @@ char *tt_check_stage_source(const tt_check_toolchain *tc, const char *orig_path,
   tt_check_sha256_hex(&h, hex);
   const char *base = strrchr(orig_path, '/');
   base = base ? base + 1 : orig_path;
-  char *dir = fmt("%s/src/%.24s", tc->cache_dir, hex);
-  char *path = dir ? fmt("%s/%s", dir, base) : NULL;
+  char *dir = tt_xasprintf("%s/src/%.24s", tc->cache_dir, hex);
+  char *path = dir ? tt_xasprintf("%s/%s", dir, base) : NULL;
   if (!path || tt_check_mkdirs(dir) != 0 ||
       (access(path, R_OK) != 0 && tt_check_write_file(path, text, hlen + len) != 0)) {
-    *err = fmt("cannot write %s: %s", path ? path : "the staged source", strerror(errno));
+    *err = tt_xasprintf("cannot write %s: %s", path ? path : "the staged source", strerror(errno));
     free(path);
     path = NULL;
   }
@@ -271,10 +247,10 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
   char hex[65];
   tt_check_sha256_hex(&h, hex);
 
-  char *bindir = fmt("%s/bin", tc->cache_dir);
-  char *target = fmt("%s/bin/%.32s", tc->cache_dir, hex);
+  char *bindir = tt_xasprintf("%s/bin", tc->cache_dir);
+  char *target = tt_xasprintf("%s/bin/%.32s", tc->cache_dir, hex);
   if (!bindir || !target || tt_check_mkdirs(bindir) != 0) {
-    *log = fmt("cannot create %s: %s", bindir ? bindir : "the cache", strerror(errno));
+    *log = tt_xasprintf("cannot create %s: %s", bindir ? bindir : "the cache", strerror(errno));
     free(bindir);
     free(target);
     free(kernel_dir);
@@ -282,7 +258,7 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
   }
   free(bindir);
   if (keep_dir) {
-    char *p = fmt("%s/%s.cpp", keep_dir, stem);
+    char *p = tt_xasprintf("%s/%s.cpp", keep_dir, stem);
     if (p) tt_check_write_file(p, harness_text, strlen(harness_text));
     free(p);
   }
@@ -295,21 +271,21 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
 
   /* Build in a private temp dir inside the cache (same filesystem as the target, so
    * the final rename is atomic: parallel checks never run half-written binaries). */
-  char *tmpl = fmt("%s/tmp-XXXXXX", tc->cache_dir);
+  char *tmpl = tt_xasprintf("%s/tmp-XXXXXX", tc->cache_dir);
   char *tmp = tmpl ? mkdtemp(tmpl) : NULL;
   if (!tmp) {
-    *log = fmt("cannot create a build dir in %s: %s", tc->cache_dir, strerror(errno));
+    *log = tt_xasprintf("cannot create a build dir in %s: %s", tc->cache_dir, strerror(errno));
     free(tmpl);
     free(target);
     free(kernel_dir);
     return -1;
   }
-  char *src = fmt("%s/harness.%s", tmp, nvcc ? "cu" : "cpp"), *out = fmt("%s/harness", tmp);
-  char *olog = fmt("%s/cc.out", tmp), *elog = fmt("%s/cc.err", tmp);
-  char *inc1 = fmt("-I%s", tc->sim_include), *inc2 = kernel_dir ? fmt("-I%s", kernel_dir) : NULL;
+  char *src = tt_xasprintf("%s/harness.%s", tmp, nvcc ? "cu" : "cpp"), *out = tt_xasprintf("%s/harness", tmp);
+  char *olog = tt_xasprintf("%s/cc.out", tmp), *elog = tt_xasprintf("%s/cc.err", tmp);
+  char *inc1 = tt_xasprintf("-I%s", tc->sim_include), *inc2 = kernel_dir ? tt_xasprintf("-I%s", kernel_dir) : NULL;
   int rc = -1;
   if (!src || !out || !olog || !elog || !inc1 || tt_check_write_file(src, harness_text, strlen(harness_text)) != 0) {
-    *log = fmt("cannot write the harness in %s", tmp);
+    *log = tt_xasprintf("cannot write the harness in %s", tmp);
     goto done;
   }
   {
@@ -330,20 +306,20 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
     argv[n] = NULL;
     tt_check_proc pr;
     if (tt_check_proc_run(argv, NULL, olog, elog, tc->timeout_s, &pr) != 0) {
-      *log = fmt("cannot run the compiler '%s': %s", compiler, pr.err ? pr.err : "?");
+      *log = tt_xasprintf("cannot run the compiler '%s': %s", compiler, pr.err ? pr.err : "?");
       tt_check_proc_free(&pr);
       goto done;
     }
     if (keep_dir) {
-      char *p = fmt("%s/%s.compile.log", keep_dir, stem);
+      char *p = tt_xasprintf("%s/%s.compile.log", keep_dir, stem);
       if (p) tt_check_write_file(p, pr.err, strlen(pr.err));
       free(p);
     }
     if (pr.timed_out || !pr.exited || pr.exit_code != 0) {
       char *first = tt_check_first_errors(pr.err, kernel_path, 8);
-      *log = pr.timed_out ? fmt("%s ran past %.0f s", compiler, tc->timeout_s)
-             : pr.exited == 0 ? fmt("%s died (signal %d)", compiler, pr.sig)
-             : first && *first ? strdup(first) : fmt("%s failed (exit %d)", compiler, pr.exit_code);
+      *log = pr.timed_out ? tt_xasprintf("%s ran past %.0f s", compiler, tc->timeout_s)
+             : pr.exited == 0 ? tt_xasprintf("%s died (signal %d)", compiler, pr.sig)
+             : first && *first ? strdup(first) : tt_xasprintf("%s failed (exit %d)", compiler, pr.exit_code);
       free(first);
       tt_check_proc_free(&pr);
       rc = pr.exited && pr.exit_code == 127 ? -1 : 1;
@@ -352,7 +328,7 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
     tt_check_proc_free(&pr);
   }
   if (rename(out, target) != 0) {
-    *log = fmt("cannot move the harness into the cache (%s): %s", target, strerror(errno));
+    *log = tt_xasprintf("cannot move the harness into the cache (%s): %s", target, strerror(errno));
     goto done;
   }
   *exe = target;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "rules/rewrite.h"
+#include "util/util.h"
 
 /* The translator is the rule engine's (tt_core, rules/rewrite.h). */
 
@@ -42,20 +43,6 @@ void tt_check_options_init(tt_check_options *o) {
   o->schedules = "forward,reverse,random";
 }
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...) {
-  va_list ap;
-  va_start(ap, f);
-  int n = vsnprintf(NULL, 0, f, ap);
-  va_end(ap);
-  if (n < 0) return NULL;
-  char *s = malloc((size_t)n + 1);
-  if (!s) return NULL;
-  va_start(ap, f);
-  vsnprintf(s, (size_t)n + 1, f, ap);
-  va_end(ap);
-  return s;
-}
 
 static void verdict(tt_check_result *r, tt_check_verdict v, char *msg) {
   r->status = v;
@@ -74,7 +61,7 @@ static int spec_too_big(const tt_check_spec *s, char **why) {
     size_t b;
     if (__builtin_mul_overflow((size_t)a->len, tt_check_dtype_size(a->dtype), &b) ||
         __builtin_add_overflow(total, b, &total) || total > TT_CHECK_MAX_BYTES) {
-      *why = fmt("the buffers need more than %zu GiB; shrink `sizes`", TT_CHECK_MAX_BYTES >> 30);
+      *why = tt_xasprintf("the buffers need more than %zu GiB; shrink `sizes`", TT_CHECK_MAX_BYTES >> 30);
       return 1;
     }
   }
@@ -105,13 +92,13 @@ static size_t diff_outputs(const tt_check_spec *spec, const unsigned char *ref, 
       o->count = c.count;
     }
     if (c.mismatches && !bad++)
-      *msg = fmt("%s: %zu of %zu elements differ beyond atol=%g rtol=%g; first at [%lld]: "
+      *msg = tt_xasprintf("%s: %zu of %zu elements differ beyond atol=%g rtol=%g; first at [%lld]: "
                  "%s %.9g, %s %.9g",
                  a->name, c.mismatches, c.count, atol, rtol, (long long)c.first_bad, ref_name,
                  c.first_ref, cand_name, c.first_cand);
   }
   if (bad > 1) {
-    char *m = fmt("%s (and %zu more output%s)", *msg ? *msg : "", bad - 1, bad > 2 ? "s" : "");
+    char *m = tt_xasprintf("%s (and %zu more output%s)", *msg ? *msg : "", bad - 1, bad > 2 ? "s" : "");
     free(*msg);
     *msg = m;
   }
@@ -138,7 +125,7 @@ static char *schedule_dependence(const tt_check_spec *spec, const tt_check_side_
     char *msg = NULL, b0[16], bk[16];
     const char *s0 = schedule_at(o->schedules, 0, b0, sizeof b0), *sk = schedule_at(o->schedules, k, bk, sizeof bk);
     if (diff_outputs(spec, side->outputs[0], side->outputs[k], s0, sk, NULL, &msg)) {
-      char *m = fmt("outputs depend on the lane schedule (%s vs %s), a data race or a missing "
+      char *m = tt_xasprintf("outputs depend on the lane schedule (%s vs %s), a data race or a missing "
                     "barrier: %s", s0, sk, msg ? msg : "");
       free(msg);
       return m;
@@ -154,7 +141,7 @@ static void compare_outputs(const tt_check_spec *spec, const tt_check_side_ctx *
   size_t nout = 0;
   for (size_t i = 0; i < spec->nargs; i++) nout += spec->args[i].output != 0;
   r->outputs = calloc(nout ? nout : 1, sizeof *r->outputs);
-  if (!r->outputs) { verdict(r, TT_CHECK_RUN_FAIL, fmt("out of memory")); return; }
+  if (!r->outputs) { verdict(r, TT_CHECK_RUN_FAIL, tt_xasprintf("out of memory")); return; }
   r->noutputs = nout;
   char *msg = NULL;
   if (diff_outputs(spec, ref->outputs[0], cand->outputs[0], "reference", "candidate", r->outputs, &msg))
@@ -167,7 +154,7 @@ static void compare_outputs(const tt_check_spec *spec, const tt_check_side_ctx *
 
 static char *read_text(const char *path, size_t *len, char **err) {
   char *t = tt_check_read_file(path, len, 0);
-  if (!t) *err = fmt("cannot read %s: %s", path, strerror(errno));
+  if (!t) *err = tt_xasprintf("cannot read %s: %s", path, strerror(errno));
   return t;
 }
 
@@ -186,7 +173,7 @@ static char *candidate_text(const tt_check_toolchain *tc, const tt_check_spec *s
   char *terr = NULL;
   char *text = tt_translate_file(spec->source, "hip", o->rules_dir, len, &terr);
   if (!text) {
-    *err = fmt("translating %s to HIP failed: %s", spec->source, terr ? terr : "no reason given");
+    *err = tt_xasprintf("translating %s to HIP failed: %s", spec->source, terr ? terr : "no reason given");
     free(terr);
     return NULL;
   }
@@ -200,10 +187,10 @@ static char *candidate_text(const tt_check_toolchain *tc, const tt_check_spec *s
   tt_check_sha256_field(&h, text, *len);
   char hex[65];
   tt_check_sha256_hex(&h, hex);
-  char *dir = fmt("%s/translated/%.24s", tc->cache_dir, hex);
-  *path = dir ? fmt("%s/%.*s.hip", dir, (int)stem, base) : NULL;
+  char *dir = tt_xasprintf("%s/translated/%.24s", tc->cache_dir, hex);
+  *path = dir ? tt_xasprintf("%s/%.*s.hip", dir, (int)stem, base) : NULL;
   if (!*path || tt_check_mkdirs(dir) != 0 || tt_check_write_file(*path, text, *len) != 0) {
-    *err = fmt("cannot save the translation of %s in the cache: %s", spec->source, strerror(errno));
+    *err = tt_xasprintf("cannot save the translation of %s in the cache: %s", spec->source, strerror(errno));
     *fail_as = TT_CHECK_BUILD_FAIL;
     free(text);
     free(dir);
@@ -223,7 +210,7 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
   r->reference.warp = 32;
   r->candidate.warp = o->warp;
   r->reference.semantics = strdup(o->backend == TT_CHECK_BACKEND_CUDA ? "cuda/gpu" : "cuda/warp32");
-  r->candidate.semantics = o->backend == TT_CHECK_BACKEND_HIP ? strdup("hip/gpu") : fmt("hip/warp%d", o->warp);
+  r->candidate.semantics = o->backend == TT_CHECK_BACKEND_HIP ? strdup("hip/gpu") : tt_xasprintf("hip/warp%d", o->warp);
   r->reference.source = strdup(spec->source);
   r->candidate.source = spec->candidate ? strdup(spec->candidate) : NULL;
 
@@ -236,12 +223,12 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
     free(r->candidate.semantics);
     r->reference.semantics = strdup("cutile-python");
     r->candidate.semantics = strdup("tile");
-    verdict(r, TT_CHECK_BUILD_FAIL, fmt("tile kernels are not supported by this build yet "
+    verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("tile kernels are not supported by this build yet "
                                         "(language: cutile-python; the tile interpreter is not built)"));
     goto done;
   }
   if (!tc) {
-    verdict(r, TT_CHECK_BUILD_FAIL, fmt("%s", tc_err ? tc_err : "no sim toolchain"));
+    verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("%s", tc_err ? tc_err : "no sim toolchain"));
     goto done;
   }
   if (spec_too_big(spec, &why)) {
@@ -253,11 +240,11 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
   /* Work dir: inputs, outputs, result files and logs of this check. */
   {
     const char *tmp = getenv("TMPDIR");
-    char *tmpl = fmt("%s/tiletrans-check-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    char *tmpl = tt_xasprintf("%s/tiletrans-check-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     workdir = tmpl ? mkdtemp(tmpl) : NULL;
     if (!workdir) {
       free(tmpl);
-      verdict(r, TT_CHECK_RUN_FAIL, fmt("cannot create a work dir: %s", strerror(errno)));
+      verdict(r, TT_CHECK_RUN_FAIL, tt_xasprintf("cannot create a work dir: %s", strerror(errno)));
       goto done;
     }
   }
@@ -281,7 +268,7 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
   tt_check_side_ctx *ctxs[2] = {&ref, &cand};
   for (int i = 0; i < 2; i++) {
     if (tt_check_side_build(ctxs[i], &why) != 0) {
-      verdict(r, TT_CHECK_BUILD_FAIL, fmt("%s (%s): %s", ctxs[i]->role, sides[i]->semantics, why));
+      verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("%s (%s): %s", ctxs[i]->role, sides[i]->semantics, why));
       free(why);
       why = NULL;
       goto done;
@@ -293,15 +280,15 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
   uint64_t seed = o->seed_set ? o->seed : spec->seed;
   size_t in_len = 0;
   inputs = tt_check_inputs_make(spec, seed, &in_len);
-  char *in_path = fmt("%s/inputs.bin", workdir);
+  char *in_path = tt_xasprintf("%s/inputs.bin", workdir);
   if (!inputs || !in_path || tt_check_write_file(in_path, inputs, in_len) != 0) {
-    verdict(r, TT_CHECK_RUN_FAIL, fmt("cannot write the inputs: %s", strerror(errno)));
+    verdict(r, TT_CHECK_RUN_FAIL, tt_xasprintf("cannot write the inputs: %s", strerror(errno)));
     free(in_path);
     goto done;
   }
   for (int i = 0; i < 2; i++) {
     if (tt_check_side_run(ctxs[i], in_path, seed, &why) != 0) {
-      verdict(r, TT_CHECK_RUN_FAIL, fmt("%s (%s): %s", ctxs[i]->role, sides[i]->semantics, why));
+      verdict(r, TT_CHECK_RUN_FAIL, tt_xasprintf("%s (%s): %s", ctxs[i]->role, sides[i]->semantics, why));
       free(why);
       why = NULL;
       free(in_path);
@@ -313,7 +300,7 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
   for (int i = 0; i < 2; i++) {
     char *dep = schedule_dependence(spec, ctxs[i], o);
     if (dep) {
-      verdict(r, TT_CHECK_RUN_FAIL, fmt("%s (%s): %s", ctxs[i]->role, sides[i]->semantics, dep));
+      verdict(r, TT_CHECK_RUN_FAIL, tt_xasprintf("%s (%s): %s", ctxs[i]->role, sides[i]->semantics, dep));
       free(dep);
       goto done;
     }
@@ -332,7 +319,7 @@ done:
       if (r->status == TT_CHECK_PASS || !r->message)
         fprintf(stderr, "tiletrans check: %s: work dir kept: %s\n", spec->name, workdir);
       else
-        verdict(r, r->status, fmt("%s [work dir kept: %s]", r->message, workdir));
+        verdict(r, r->status, tt_xasprintf("%s [work dir kept: %s]", r->message, workdir));
     } else {
       tt_check_side_rmtree(workdir);
     }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tt_sim.h"
+#include "util/util.h"
 
 /* The sim's source preparation lives in its runtime library. Without the sim
  * (TT_CHECK_HAVE_SIM unset by CMake) a weak reference lets the checker build and
@@ -22,20 +23,6 @@
 #pragma weak tt_sim_prepare_source
 #endif
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...) {
-  va_list ap;
-  va_start(ap, f);
-  int n = vsnprintf(NULL, 0, f, ap);
-  va_end(ap);
-  if (n < 0) return NULL;
-  char *s = malloc((size_t)n + 1);
-  if (!s) return NULL;
-  va_start(ap, f);
-  vsnprintf(s, (size_t)n + 1, f, ap);
-  va_end(ap);
-  return s;
-}
 
 void tt_check_side_init(tt_check_side_ctx *c, const tt_check_toolchain *tc, const tt_check_spec *spec,
                         const tt_check_options *o, const char *workdir, const char *role,
@@ -66,7 +53,7 @@ int tt_check_side_build(tt_check_side_ctx *c, char **err) {
   if (!text) {
     owned = tt_check_read_file(c->path, &len, 0);
     if (!owned) {
-      *err = fmt("cannot read %s: %s", c->path, strerror(errno));
+      *err = tt_xasprintf("cannot read %s: %s", c->path, strerror(errno));
       return -1;
     }
     text = owned;
@@ -88,7 +75,7 @@ int tt_check_side_build(tt_check_side_ctx *c, char **err) {
     char perr[512] = "";
     if (tt_sim_prepare_source(text, len, &prepared, perr, sizeof perr) != 0) {
       free(owned);
-      *err = fmt("%s: preparing the source for the SIMT executor failed: %s", c->path, perr);
+      *err = tt_xasprintf("%s: preparing the source for the SIMT executor failed: %s", c->path, perr);
       return -1;
     }
     plen = strlen(prepared);
@@ -187,10 +174,10 @@ static char *tail_lines(const char *text, int max_lines) {
 int tt_check_side_run(tt_check_side_ctx *c, const char *inputs_path, uint64_t seed, char **err) {
   *err = NULL;
   const tt_check_spec *s = c->spec;
-  char *out = fmt("%s/%s.out.bin", c->workdir, c->role);
-  char *res = fmt("%s/%s.result", c->workdir, c->role);
-  char *so = fmt("%s/%s.stdout", c->workdir, c->role);
-  char *se = fmt("%s/%s.stderr", c->workdir, c->role);
+  char *out = tt_xasprintf("%s/%s.out.bin", c->workdir, c->role);
+  char *res = tt_xasprintf("%s/%s.result", c->workdir, c->role);
+  char *so = tt_xasprintf("%s/%s.stdout", c->workdir, c->role);
+  char *se = tt_xasprintf("%s/%s.stderr", c->workdir, c->role);
   char num[14][32];
   int64_t dims[7] = {s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2], s->shared_bytes};
   for (int i = 0; i < 7; i++) snprintf(num[i], sizeof num[i], "%lld", (long long)dims[i]);
@@ -208,7 +195,7 @@ int tt_check_side_run(tt_check_side_ctx *c, const char *inputs_path, uint64_t se
   int rc = -1;
   if (!out || !res || !so || !se) { *err = strdup("out of memory"); goto done; }
   if (tt_check_proc_run(argv, c->workdir, so, se, limit, &pr) != 0) {
-    *err = fmt("cannot run the harness %s: %s", c->exe, pr.err ? pr.err : "?");
+    *err = tt_xasprintf("cannot run the harness %s: %s", c->exe, pr.err ? pr.err : "?");
     tt_check_proc_free(&pr);
     goto done;
   }
@@ -218,33 +205,33 @@ int tt_check_side_run(tt_check_side_ctx *c, const char *inputs_path, uint64_t se
   int sched;
   char *message = NULL;
   if (pr.timed_out) {
-    *err = fmt("timeout: the harness ran past %.0f s and was killed", limit);
+    *err = tt_xasprintf("timeout: the harness ran past %.0f s and was killed", limit);
   } else if (!rtext || parse_result(rtext, status, sizeof status, &sched, &message) != 0) {
     char *tail = tail_lines(pr.err, 8);
     if (pr.signaled)
-      *err = fmt("crashed: killed by signal %d (%s)%s%s", pr.sig, strsignal(pr.sig),
+      *err = tt_xasprintf("crashed: killed by signal %d (%s)%s%s", pr.sig, strsignal(pr.sig),
                  tail && *tail ? "\n" : "", tail ? tail : "");
     else
-      *err = fmt("the harness exited with status %d without a result%s%s", pr.exit_code,
+      *err = tt_xasprintf("the harness exited with status %d without a result%s%s", pr.exit_code,
                  tail && *tail ? "\n" : "", tail ? tail : "");
     free(tail);
   } else if (strcmp(status, "ok") != 0) {
     char *m = first_lines(message ? message : "", 12);
     if (c->kind == TT_CHECK_SIDE_NVCC)
-      *err = fmt("%s: %s", status, m ? m : "");
+      *err = tt_xasprintf("%s: %s", status, m ? m : "");
     else
-      *err = fmt("%s (schedule %s): %s", status, sched_name(sched), m ? m : "");
+      *err = tt_xasprintf("%s (schedule %s): %s", status, sched_name(sched), m ? m : "");
     free(m);
   } else {
     size_t want = tt_check_side_output_bytes(s);
     int runs = c->kind == TT_CHECK_SIDE_NVCC ? 1 : nsched;
     rc = 0;
     for (int i = 0; i < runs && i < 4 && rc == 0; i++) {
-      char *p = fmt("%s.%d", out, i);
+      char *p = tt_xasprintf("%s.%d", out, i);
       size_t got = 0;
       c->outputs[i] = p ? (unsigned char *)tt_check_read_file(p, &got, 0) : NULL;
-      if (!c->outputs[i]) *err = fmt("the harness wrote no outputs (%s)", p ? p : out);
-      else if (got != want) *err = fmt("the harness wrote %zu bytes of outputs, expected %zu", got, want);
+      if (!c->outputs[i]) *err = tt_xasprintf("the harness wrote no outputs (%s)", p ? p : out);
+      else if (got != want) *err = tt_xasprintf("the harness wrote %zu bytes of outputs, expected %zu", got, want);
       else c->nruns++;
       if (*err) rc = -1;
       free(p);
@@ -284,7 +271,7 @@ void tt_check_side_rmtree(const char *dir) {
     struct dirent *e;
     while ((e = readdir(d))) {
       if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-      char *p = fmt("%s/%s", dir, e->d_name);
+      char *p = tt_xasprintf("%s/%s", dir, e->d_name);
       if (p) unlink(p);
       free(p);
     }

@@ -1,10 +1,9 @@
 #include "rules/predicate.h"
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/regex.h"
 #include "util/util.h"
 
 typedef enum {
@@ -96,20 +95,6 @@ void tt_preds_free(tt_pred_list *pl) {
   pl->n = 0;
 }
 
-static pcre2_code *compile_re(const char *pattern, char **err) {
-  int code;
-  PCRE2_SIZE off;
-  pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
-  if (!re) {
-    PCRE2_UCHAR msg[256];
-    pcre2_get_error_message(code, msg, sizeof msg);
-    *err = tt_xasprintf("bad regex \"%s\" at offset %zu: %s", pattern, (size_t)off, (char *)msg);
-    return NULL;
-  }
-  pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* best effort: interpreted when it fails */
-  return re;
-}
-
 static int compile_one(const TSQuery *q, const char *name, const TSQueryPredicateStep *args,
                        uint32_t n_args, tt_pred *p, char **err) {
   size_t k;
@@ -152,7 +137,7 @@ static int compile_one(const TSQuery *q, const char *name, const TSQueryPredicat
   case P_IN_FUNCTION_MATCH:
   case P_FILE_MATCH:
     if (!one_string) goto arity;
-    if (!(p->re = compile_re(p->strings[0], err))) return -1;
+    if (!(p->re = tt_regex_compile(p->strings[0], err))) return -1;
     break;
   case P_FACT:
     if (p->n_strings != 2) goto arity;
@@ -213,12 +198,7 @@ static const char *node_text(const tt_tree *t, TSNode n, size_t *len) {
   return t->src->text + s;
 }
 
-static bool re_matches(const pcre2_code *re, const char *s, size_t n) {
-  pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
-  int rc = pcre2_match(re, (PCRE2_SPTR)s, n, 0, 0, md, NULL);
-  pcre2_match_data_free(md);
-  return rc >= 0;
-}
+static bool re_matches(const pcre2_code *re, const char *s, size_t n) { return tt_regex_find(re, s, n, NULL, NULL); }
 
 static bool has_ancestor(TSNode n, char *const *types, size_t n_types) {
   for (TSNode a = ts_node_parent(n); !ts_node_is_null(a); a = ts_node_parent(a)) {

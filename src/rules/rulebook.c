@@ -194,7 +194,6 @@ const tt_rule *tt_rulebook_find(const tt_rulebook *book, const char *id) {
 tt_severity tt_selection_severity(const tt_selection *sel, const tt_rule *rule) {
   if (!sel) return rule->severity;
   if (sel->target && strcmp(sel->target, rule->target) != 0) return TT_SEV_OFF;
-  if (sel->fixable_only && !rule->has_fix) return TT_SEV_OFF;
   tt_severity s = rule->severity;
   for (size_t i = 0; i < sel->n_overrides; i++)
     if (strcmp(sel->overrides[i].rule_id, rule->id) == 0) s = sel->overrides[i].severity;

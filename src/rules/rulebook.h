@@ -57,7 +57,6 @@ typedef struct tt_selection {
   const char *target;           /* NULL: every target */
   const tt_override *overrides; /* later entries win */
   size_t n_overrides;
-  bool fixable_only;            /* only rules with a fix (rewrite) */
 } tt_selection;
 
 /* The severity `rule` has in this run, or TT_SEV_OFF when it does not run. A NULL

@@ -112,20 +112,23 @@ int tt_fs_write_atomic(const char *path, const char *data, size_t len, char **er
   return rc;
 }
 
-int tt_fs_mkdirs_for(const char *path, char **err) {
-  char *dir = tt_fs_dirname(path);
-  for (char *p = dir + 1; *p; p++) {
+int tt_fs_mkdirs(const char *dir_in, char **err) {
+  char *dir = tt_xstrdup(dir_in);
+  int rc = 0;
+  for (char *p = dir + 1; *p && rc == 0; p++) {
     if (*p != '/') continue;
     *p = '\0';
-    if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-      int rc = fail(err, "cannot create folder", dir);
-      free(dir);
-      return rc;
-    }
+    if (mkdir(dir, 0755) < 0 && errno != EEXIST) rc = fail(err, "cannot create folder", dir);
     *p = '/';
   }
-  int rc = 0;
-  if (mkdir(dir, 0755) < 0 && errno != EEXIST) rc = fail(err, "cannot create folder", dir);
+  if (rc == 0 && mkdir(dir, 0755) < 0 && errno != EEXIST) rc = fail(err, "cannot create folder", dir);
+  free(dir);
+  return rc;
+}
+
+int tt_fs_mkdirs_for(const char *path, char **err) {
+  char *dir = tt_fs_dirname(path);
+  int rc = tt_fs_mkdirs(dir, err);
   free(dir);
   return rc;
 }

@@ -15,6 +15,8 @@ int tt_fs_read(const char *path, char **out, size_t *len, char **err);
  * temporary file removed. Returns 0, or -1 with *err (malloc'd). */
 int tt_fs_write_atomic(const char *path, const char *data, size_t len, char **err);
 
+/* mkdir -p `dir`. Returns 0, or -1 with *err (malloc'd; may be NULL). */
+int tt_fs_mkdirs(const char *dir, char **err);
 /* mkdir -p for the folder part of `path` (the last component is a file name). */
 int tt_fs_mkdirs_for(const char *path, char **err);
 

@@ -2,13 +2,12 @@
  * regexes in the rule file, and reports the label as a finding. Other rules read the
  * label with `(#tt-fact? @cap "FACT" "LABEL")`, so all fixes inside one function follow
  * the same decision. The engine runs classifiers before every other rule. */
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rules/analyzer.h"
 #include "rules/analyzers/opts.h"
+#include "util/regex.h"
 #include "util/util.h"
 #include "util/yaml.h"
 
@@ -38,17 +37,14 @@ static void free_opts(void *p) {
   free(o);
 }
 
+/* Compiles option `key`'s regex; the message names the key. */
 static pcre2_code *compile(const char *re, const char *key, char **err) {
-  int code;
-  PCRE2_SIZE off;
-  pcre2_code *c = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
+  char *why = NULL;
+  pcre2_code *c = tt_regex_compile(re, &why);
   if (!c) {
-    PCRE2_UCHAR msg[256];
-    pcre2_get_error_message(code, msg, sizeof msg);
-    *err = tt_xasprintf("`%s`: bad regex at offset %zu: %s", key, (size_t)off, (char *)msg);
-    return NULL;
+    *err = tt_xasprintf("`%s`: %s", key, why);
+    free(why);
   }
-  pcre2_jit_compile(c, PCRE2_JIT_COMPLETE);
   return c;
 }
 
@@ -100,19 +96,6 @@ bad:
   return NULL;
 }
 
-/* Where `re` first matches s[0..n), or false. */
-static bool find(const pcre2_code *re, const char *s, size_t n, size_t *ms, size_t *me) {
-  pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
-  int rc = pcre2_match(re, (PCRE2_SPTR)s, n, 0, 0, md, NULL);
-  if (rc >= 0) {
-    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
-    *ms = ov[0];
-    *me = ov[1];
-  }
-  pcre2_match_data_free(md);
-  return rc >= 0;
-}
-
 static TSNode function_name(TSNode fn) {
   TSNode d = ts_node_child_by_field_name(fn, "declarator", 10);
   while (!ts_node_is_null(d) && strcmp(ts_node_type(d), "function_declarator"))
@@ -137,11 +120,11 @@ static bool on_node(TSNode n, void *vw) {
   uint32_t head_end = ts_node_is_null(body) ? e : ts_node_start_byte(body);
   size_t ms, me;
   TSNode name = function_name(n);
-  if (ts_node_is_null(name) || !find(w->o->functions, text + s, head_end - s, &ms, &me)) return true;
+  if (ts_node_is_null(name) || !tt_regex_find(w->o->functions, text + s, head_end - s, &ms, &me)) return true;
   const char *label = w->o->def, *reason = "no rule matched", *ev = "";
   size_t ev_len = 0;
   for (size_t i = 0; i < w->o->n_labels; i++)
-    if (find(w->o->labels[i].when, text + s, e - s, &ms, &me)) {
+    if (tt_regex_find(w->o->labels[i].when, text + s, e - s, &ms, &me)) {
       label = w->o->labels[i].label;
       reason = w->o->labels[i].reason;
       ev = text + s + ms;
