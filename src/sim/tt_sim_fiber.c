@@ -88,6 +88,11 @@ int tt_sim_stack_is_guard(const tt_sim_stack *s, const void *addr)
 #if TT_SIM_FIBER_ASM
 void tt_sim_fiber_make(tt_sim_stack *s, void (*entry)(void *), void *arg)
 {
+#if TT_SIM_ASAN
+    /* a stack reused after its fiber died may keep that fiber's poisoned
+     * redzones */
+    __asan_unpoison_memory_region(s->lo, (size_t)(s->hi - s->lo));
+#endif
     /* Layout popped by tt_sim_switch_raw: r15 r14 r13 r12 rbx rbp, then the
      * return address.  After the `ret`, rsp must be 16-byte aligned so that
      * the `call` in tt_sim_fiber_entry enters `entry` with rsp % 16 == 8. */
@@ -105,6 +110,9 @@ void tt_sim_fiber_make(tt_sim_stack *s, void (*entry)(void *), void *arg)
 #else
 void tt_sim_fiber_make(tt_sim_stack *s, void (*entry)(void *), void *arg)
 {
+#if TT_SIM_ASAN
+    __asan_unpoison_memory_region(s->lo, (size_t)(s->hi - s->lo));
+#endif
     getcontext(&s->uc);
     s->uc.uc_stack.ss_sp = s->lo;
     s->uc.uc_stack.ss_size = (size_t)(s->hi - s->lo) - s->color;
@@ -121,4 +129,48 @@ void tt_sim_fiber_on_start(void)
 #if TT_SIM_ASAN
     __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
 #endif
+}
+
+/* Process-wide pool of unused stacks, so that launches do not map (and
+ * page-fault in) hundreds of stacks each time.  Guarded by a mutex; touched
+ * once per stack per launch.  Keeps at most POOL_MAX stacks. */
+#define POOL_MAX 4096
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static tt_sim_stack *pool_head;
+static size_t pool_n;
+
+tt_sim_stack *tt_sim_stack_pool_get(size_t size)
+{
+    size_t ps = page_size();
+    size = (size + ps - 1) & ~(ps - 1);
+    pthread_mutex_lock(&pool_mu);
+    tt_sim_stack **pp = &pool_head;
+    while (*pp && (size_t)((*pp)->hi - (*pp)->lo) != size)
+        pp = &(*pp)->next_free;
+    tt_sim_stack *s = *pp;
+    if (s) {
+        *pp = s->next_free;
+        pool_n--;
+    }
+    pthread_mutex_unlock(&pool_mu);
+    if (s) {
+        s->next_free = NULL;
+        return s;
+    }
+    return tt_sim_stack_map(size);
+}
+
+void tt_sim_stack_pool_put(tt_sim_stack **s, size_t n, size_t size)
+{
+    (void)size;
+    size_t i = 0;
+    pthread_mutex_lock(&pool_mu);
+    for (; i < n && pool_n < POOL_MAX; i++) {
+        s[i]->next_free = pool_head;
+        pool_head = s[i];
+        pool_n++;
+    }
+    pthread_mutex_unlock(&pool_mu);
+    for (; i < n; i++)
+        tt_sim_stack_unmap(s[i]);
 }

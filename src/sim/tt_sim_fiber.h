@@ -17,6 +17,7 @@
 #define TT_SIM_FIBER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #if !defined(TT_SIM_FORCE_UCONTEXT) && defined(__x86_64__)
 #define TT_SIM_FIBER_ASM 1
@@ -44,6 +45,12 @@ typedef struct tt_sim_stack {
 tt_sim_stack *tt_sim_stack_map(size_t size);
 void tt_sim_stack_unmap(tt_sim_stack *s);
 
+/* Process-wide pool of unused stacks (thread-safe): get returns a pooled
+ * stack of `size` usable bytes or maps a new one; put hands n stacks back
+ * (unmapping those over the pool's limit). */
+tt_sim_stack *tt_sim_stack_pool_get(size_t size);
+void tt_sim_stack_pool_put(tt_sim_stack **s, size_t n, size_t size);
+
 /* Describes the calling OS thread's own stack (for switching back to it). */
 void tt_sim_stack_init_os(tt_sim_stack *s);
 
@@ -62,10 +69,19 @@ void tt_sim_fiber_make(tt_sim_stack *s, void (*entry)(void *), void *arg);
 #define TT_SIM_ASAN 0
 #endif
 #if TT_SIM_ASAN
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 #if TT_SIM_FIBER_ASM
 void tt_sim_switch_raw(void **save_sp, void *next_sp);
+uint64_t tt_sim_switch_ret(void **save_sp, void *next_sp, uint64_t value);
+int tt_sim_switch_ret_i(void **save_sp, void *next_sp, uint64_t value);
+#endif
+/* Switches that may be tail calls (no sanitizer bookkeeping around them). */
+#if TT_SIM_FIBER_ASM && !TT_SIM_ASAN
+#define TT_SIM_FAST_SWITCH 1
+#else
+#define TT_SIM_FAST_SWITCH 0
 #endif
 
 /* Suspends the running fiber into `from` and resumes `to`.  If from_dies,

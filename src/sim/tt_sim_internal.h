@@ -46,6 +46,8 @@ typedef struct tt_sim_warp {
     const tt_sim_site *coll_site;
     int coll_kind;
     uint32_t epoch;        /* bumped whenever a collective completes (race check) */
+    uint32_t pos_first;    /* schedule position of lane 0 when the warp's lanes
+                              occupy consecutive positions, else UINT32_MAX */
 } tt_sim_warp;
 
 /* Shadow of 4 bytes of shared memory.  Valid only while epoch equals the
@@ -68,6 +70,8 @@ typedef struct tt_sim_worker {
     int index;
     pthread_t os_thread;
     void *args;                    /* this worker's copy of the kernel arguments */
+    uint32_t (*run)(void *, tt_sim_thread *, const uint32_t *, uint32_t, uint32_t,
+                    const int *);  /* kernel->run, or NULL */
 
     tt_sim_block blk;              /* the block being run */
     tt_sim_thread *threads;        /* [TT_SIM_MAX_THREADS] */
@@ -75,16 +79,30 @@ typedef struct tt_sim_worker {
     tt_sim_warp warps[TT_SIM_MAX_WARPS];
     uint32_t nwarps;
 
-    /* scheduler state of the block */
+    /* scheduler state of the block.  A thread is unstarted iff its
+     * position is >= next_unstarted (thread states are not reset between
+     * blocks); released threads (barrier or collective completed, not yet
+     * resumed) have their position's bit set in `ready`, their state still
+     * says where they waited. */
     uint32_t live;                 /* threads not exited */
-    uint32_t runnable;             /* threads in TT_T_RUNNABLE */
+    uint32_t nready;               /* bits set in ready */
     uint32_t next_unstarted;       /* positions < this have started */
-    uint32_t cur_pos;              /* position of the running thread */
+    uint64_t ready[TT_SIM_MAX_THREADS / 64];
+    /* batch mode: kernel->run is running threads from position batch_start
+     * on as plain calls; their exits are booked only when one blocks
+     * (batch_sync) or the batch ends */
+    int batch;
+    uint32_t batch_start;
     uint32_t bar_waiting;
     const tt_sim_site *bar_site;
     int bar_kind;
     int bar_mixed;
     int bar_acc_count, bar_acc_and, bar_acc_or;
+    int bar_result;
+    /* collective operands and results, indexed by linear thread id */
+    uint64_t *cval;
+    uint64_t *cres;
+    int32_t *csrc;
 
     /* fibers */
     tt_sim_stack os_stack;         /* the OS thread's own stack */
@@ -92,7 +110,6 @@ typedef struct tt_sim_worker {
     tt_sim_stack *free_stacks;
     tt_sim_stack **all_stacks;
     size_t nstacks, cap_stacks;
-    tt_sim_stack *pending_free;    /* released by whoever runs after a dying fiber */
 
     /* shared memory: [static arena | dynamic | guard page] */
     char *arena_map;
@@ -113,6 +130,8 @@ typedef struct tt_sim_worker {
 
 typedef struct tt_sim_run {
     const tt_sim_kernel *k;
+    uint32_t (*run)(void *, tt_sim_thread *, const uint32_t *, uint32_t, uint32_t,
+                    const int *);  /* k->run when launched batched, else NULL */
     const tt_sim_config *cfg;
     tt_sim_schedule sched;
     uint64_t nblocks;
@@ -127,6 +146,8 @@ typedef struct tt_sim_run {
      * with addr2line after the run: crash_ip first, other_ip second */
     void *crash_ip;
     void *other_ip;
+    int crash_ip_exact;            /* crash_ip is the faulting instruction, not a
+                                      return address */
 } tt_sim_run;
 
 extern __thread tt_sim_worker *tt_sim_self_worker;
@@ -158,6 +179,10 @@ void tt_sim_mem_restore(void *snap);
  * returns nonzero when a buffer differs beyond rtol. */
 int tt_sim_mem_compare(void *snap_a, void *snap_b, double rtol, char *msg, size_t msglen);
 void tt_sim_mem_snapshot_free(void *snap);
+
+/* Books the threads a batch finished, when the running thread t (started
+ * by the batch) is about to block or fail. */
+void tt_sim_batch_sync(tt_sim_worker *w, tt_sim_thread *t);
 
 /* shared registry: name of the declaration holding arena offset `off`
  * ("extern __shared__" for the dynamic part); writes into buf. */

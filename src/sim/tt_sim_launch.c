@@ -131,8 +131,7 @@ static void fault_handler(int sig, siginfo_t *si, void *uctx)
         snprintf(msg, sizeof msg,
                  "out-of-bounds access past the end of dynamic shared memory (%zu bytes) at +%zu",
                  w->blk.dyn_shared_bytes, (size_t)(addr - w->blk.dyn_shared));
-    } else if (sig == SIGSEGV && tt_sim_cur && tt_sim_cur->stack &&
-               tt_sim_stack_is_guard(tt_sim_cur->stack, addr)) {
+    } else if (sig == SIGSEGV && w->cur_stack && tt_sim_stack_is_guard(w->cur_stack, addr)) {
         snprintf(msg, sizeof msg, "stack overflow in a GPU thread (stack %zu bytes; raise "
                  "stack_size)", L->cfg->stack_size);
     } else {
@@ -145,6 +144,7 @@ static void fault_handler(int sig, siginfo_t *si, void *uctx)
     if (tt_sim_record_failure(L, st, NULL, 0, &w->blk.block_idx,
                               tt_sim_cur ? &tt_sim_cur->tid : NULL, msg)) {
         L->crash_ip = ip;
+        L->crash_ip_exact = 1;
         (void)s;
     }
     siglongjmp(w->escape, 1);
@@ -191,7 +191,7 @@ static void restore_handlers(void)
  * (not a tt_sim_* shim header), via addr2line on our own executable (needs
  * -g in the harness).  Runs after the escape, outside signal handlers.
  * Returns the line, 0 if unknown. */
-static int addr_to_line(void *ip, char *file, size_t flen)
+static int addr_to_line(void *ip, int exact, char *file, size_t flen)
 {
     Dl_info di;
     uintptr_t off = (uintptr_t)ip;
@@ -202,10 +202,11 @@ static int addr_to_line(void *ip, char *file, size_t flen)
     if (n <= 0)
         return 0;
     exe[n] = 0;
-    /* a call's return address is one past the call: look up the call itself */
+    /* a call's return address is one past the call: look up the call itself
+     * (a faulting instruction's address is exact) */
     char cmd[4400];
     snprintf(cmd, sizeof cmd, "addr2line -i -e '%s' 0x%" PRIxPTR " 2>/dev/null", exe,
-             off ? off - 1 : off);
+             off && !exact ? off - 1 : off);
     FILE *p = popen(cmd, "r");
     if (!p)
         return 0;
@@ -236,7 +237,7 @@ static void symbolize(tt_sim_run *L)
     tt_sim_result *r = &L->result;
     char file[512];
     if (L->crash_ip) {
-        int ln = addr_to_line(L->crash_ip, file, sizeof file);
+        int ln = addr_to_line(L->crash_ip, L->crash_ip_exact, file, sizeof file);
         if (ln) {
             /* drop a "file:line: " prefix recorded earlier (declaration site) */
             char prefix[600];
@@ -252,7 +253,7 @@ static void symbolize(tt_sim_run *L)
         }
     }
     if (L->other_ip) {
-        int ln = addr_to_line(L->other_ip, file, sizeof file);
+        int ln = addr_to_line(L->other_ip, 0, file, sizeof file);
         size_t len = strlen(r->message);
         if (ln)
             snprintf(r->message + len, sizeof r->message - len, "\n  other access at %s:%d",
@@ -327,12 +328,13 @@ static void config_error(tt_sim_result *r, const char *fmt, const char *a, long 
     snprintf(r->message, sizeof r->message, "config: %s", msg);
 }
 
-static tt_sim_result run_schedule(const tt_sim_kernel *k, const tt_sim_config *cfg,
+static tt_sim_result run_schedule(const tt_sim_kernel *k, int batched, const tt_sim_config *cfg,
                                   tt_sim_schedule sched)
 {
     tt_sim_run L;
     memset(&L, 0, sizeof L);
     L.k = k;
+    L.run = batched ? k->run : NULL;
     L.cfg = cfg;
     L.sched = sched;
     L.nblocks = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
@@ -428,7 +430,7 @@ static tt_sim_result run_schedule(const tt_sim_kernel *k, const tt_sim_config *c
     return L.result;
 }
 
-tt_sim_result tt_sim_launch(const tt_sim_kernel *k, const tt_sim_config *cfg)
+static tt_sim_result launch(const tt_sim_kernel *k, int batched, const tt_sim_config *cfg)
 {
     tt_sim_result r;
     memset(&r, 0, sizeof r);
@@ -453,14 +455,14 @@ tt_sim_result tt_sim_launch(const tt_sim_kernel *k, const tt_sim_config *cfg)
     if (c.stack_size < 16 * 1024)
         c.stack_size = 16 * 1024;
     if (ns == 1)
-        return run_schedule(k, &c, c.nschedules < 1 ? TT_SIM_SCHED_FORWARD : c.schedules[0]);
+        return run_schedule(k, batched, &c, c.nschedules < 1 ? TT_SIM_SCHED_FORWARD : c.schedules[0]);
 
     void *before = tt_sim_mem_snapshot();
     void *first = NULL;
     for (int i = 0; i < ns; i++) {
         if (i > 0)
             tt_sim_mem_restore(before);
-        r = run_schedule(k, &c, c.schedules[i]);
+        r = run_schedule(k, batched, &c, c.schedules[i]);
         if (r.status != TT_SIM_OK)
             break;
         void *after = tt_sim_mem_snapshot();
@@ -488,6 +490,16 @@ tt_sim_result tt_sim_launch(const tt_sim_kernel *k, const tt_sim_config *cfg)
     tt_sim_mem_snapshot_free(first);
     tt_sim_mem_snapshot_free(before);
     return r;
+}
+
+tt_sim_result tt_sim_launch(const tt_sim_kernel *k, const tt_sim_config *cfg)
+{
+    return launch(k, 0, cfg);
+}
+
+tt_sim_result tt_sim_launch_batched(const tt_sim_kernel *k, const tt_sim_config *cfg)
+{
+    return launch(k, 1, cfg);
 }
 
 /* glibc's assert() in kernel code lands here (this definition takes

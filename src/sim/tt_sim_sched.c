@@ -7,16 +7,26 @@
  *  - Threads start in schedule order as plain calls on a "runner" fiber.  A
  *    thread that finishes without blocking hands its stack straight to the
  *    next thread, so barrier-free kernels make no context switch per thread.
- *    A thread that blocks keeps its stack; the next thread then starts on a
- *    fresh runner fiber from the pool.
+ *    While no started thread is alive, the runner hands a whole range of
+ *    threads to kernel->run (a loop the compiler can inline the kernel
+ *    into); the exits of those threads are booked in bulk, or when one of
+ *    them blocks (tt_sim_batch_sync).  A thread that blocks keeps its stack;
+ *    the next thread then starts on a fresh runner fiber from the pool.
  *  - After a thread blocks or exits, the next thread to run is the first one
- *    after it (cyclically, in schedule order) that is runnable or unstarted.
+ *    after it (cyclically, in schedule order) that is released or unstarted.
+ *    Released threads are bits in a bitmap indexed by schedule position, so
+ *    finding the next one is a few word scans, and releasing a barrier is a
+ *    few word stores: every step of a barrier is O(1) per thread.
  *  - A warp collective completes when every live lane of its warp is blocked
  *    (at a collective or a barrier).  Lanes waiting at the same call site and
  *    kind form one group: that group is the set of "active lanes" of the SIMT
- *    instruction.  So collectives wait only for the lanes of their warp.
+ *    instruction.  So collectives wait only for the lanes of their warp.  The
+ *    last lane to arrive computes every lane's result in one pass.
  *  - __syncthreads completes when every live thread of the block waits at a
  *    barrier; they must all wait at the same call site.
+ *  - Thread states are updated lazily: a released thread's state still names
+ *    where it waited until it runs (eff_state() gives the true state), and
+ *    unstarted threads are those at positions >= next_unstarted.
  */
 #define _GNU_SOURCE 1
 #include "tt_sim_internal.h"
@@ -32,6 +42,30 @@ __thread tt_sim_thread *tt_sim_cur;
 __thread tt_sim_worker *tt_sim_self_worker;
 
 #define BAR_KIND_BASE 100
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ---------------------------------------------------------------- states */
+
+static inline int is_ready(const tt_sim_worker *w, uint32_t pos)
+{
+    return (int)((w->ready[pos >> 6] >> (pos & 63)) & 1);
+}
+
+static inline void set_ready(tt_sim_worker *w, uint32_t pos)
+{
+    w->ready[pos >> 6] |= 1ull << (pos & 63);
+}
+
+/* The true state of t (see the lazy-state invariant above). */
+static int eff_state(const tt_sim_worker *w, const tt_sim_thread *t)
+{
+    if (t->pos >= w->next_unstarted)
+        return TT_T_UNSTARTED;
+    if (is_ready(w, t->pos))
+        return TT_T_RUNNABLE;
+    return t->state;
+}
 
 /* ---------------------------------------------------------------- errors */
 
@@ -60,6 +94,8 @@ void tt_sim_fail(tt_sim_status status, const char *file, int line, const char *f
         fprintf(stderr, "tt_sim: %s:%d: %s (outside a kernel)\n", file ? file : "?", line, msg);
         abort();
     }
+    if (w->batch && tt_sim_cur)
+        tt_sim_batch_sync(w, tt_sim_cur);
     tt_sim_record_failure(w->L, status, file, line, &w->blk.block_idx,
                           tt_sim_cur ? &tt_sim_cur->tid : NULL, msg);
     escape(w);
@@ -86,6 +122,11 @@ static const char *thread_str(const tt_sim_thread *t, char *buf, size_t n)
     return buf;
 }
 
+static int is_waiting(int st)
+{
+    return st == TT_T_BARRIER || st == TT_T_COLL;
+}
+
 /* Appends "  file:line: thread (x,y,z) waits at WHAT" for every waiting thread
  * (runs of consecutive threads at one site are merged). */
 static void append_waiters(tt_sim_worker *w, char *msg, size_t cap)
@@ -94,12 +135,13 @@ static void append_waiters(tt_sim_worker *w, char *msg, size_t cap)
     uint32_t n = w->blk.nthreads;
     for (uint32_t i = 0; i < n && len + 160 < cap;) {
         tt_sim_thread *t = &w->threads[i];
-        if (t->state != TT_T_BARRIER && t->state != TT_T_COLL) {
+        int st = eff_state(w, t);
+        if (!is_waiting(st)) {
             i++;
             continue;
         }
         uint32_t j = i + 1;
-        while (j < n && w->threads[j].state == t->state &&
+        while (j < n && eff_state(w, &w->threads[j]) == st &&
                site_eq(w->threads[j].wait_site, t->wait_site))
             j++;
         const tt_sim_site *s = t->wait_site;
@@ -111,21 +153,16 @@ static void append_waiters(tt_sim_worker *w, char *msg, size_t cap)
     }
     uint32_t exited = 0;
     for (uint32_t i = 0; i < n; i++)
-        exited += w->threads[i].state == TT_T_DONE;
+        exited += eff_state(w, &w->threads[i]) == TT_T_DONE;
     if (exited && len + 80 < cap)
         snprintf(msg + len, cap - len, "\n  %u thread(s) of the block have exited", exited);
 }
 
 /* ---------------------------------------------------------------- stacks */
 
-static tt_sim_stack *stack_get(tt_sim_worker *w)
+static __attribute__((noinline)) tt_sim_stack *stack_get_slow(tt_sim_worker *w)
 {
-    tt_sim_stack *s = w->free_stacks;
-    if (s) {
-        w->free_stacks = s->next_free;
-        return s;
-    }
-    s = tt_sim_stack_map(w->L->cfg->stack_size);
+    tt_sim_stack *s = tt_sim_stack_pool_get(w->L->cfg->stack_size);
     if (!s) {
         tt_sim_record_failure(w->L, TT_SIM_ERR_CONFIG, NULL, 0, &w->blk.block_idx, NULL,
                               "cannot map a fiber stack (out of memory?)");
@@ -135,7 +172,7 @@ static tt_sim_stack *stack_get(tt_sim_worker *w)
         size_t cap = w->cap_stacks ? 2 * w->cap_stacks : 64;
         tt_sim_stack **a = realloc(w->all_stacks, cap * sizeof *a);
         if (!a) {
-            tt_sim_stack_unmap(s);
+            tt_sim_stack_pool_put(&s, 1, w->L->cfg->stack_size);
             tt_sim_record_failure(w->L, TT_SIM_ERR_CONFIG, NULL, 0, &w->blk.block_idx, NULL,
                                   "out of memory");
             escape(w);
@@ -147,7 +184,17 @@ static tt_sim_stack *stack_get(tt_sim_worker *w)
     return s;
 }
 
-static void stack_put(tt_sim_worker *w, tt_sim_stack *s)
+static inline tt_sim_stack *stack_get(tt_sim_worker *w)
+{
+    tt_sim_stack *s = w->free_stacks;
+    if (LIKELY(s != NULL)) {
+        w->free_stacks = s->next_free;
+        return s;
+    }
+    return stack_get_slow(w);
+}
+
+static inline void stack_put(tt_sim_worker *w, tt_sim_stack *s)
 {
     s->next_free = w->free_stacks;
     w->free_stacks = s;
@@ -159,41 +206,52 @@ static void stacks_reset(tt_sim_worker *w)
     w->free_stacks = NULL;
     for (size_t i = 0; i < w->nstacks; i++)
         stack_put(w, w->all_stacks[i]);
-    w->pending_free = NULL;
-}
-
-static inline void release_pending(tt_sim_worker *w)
-{
-    if (w->pending_free) {
-        stack_put(w, w->pending_free);
-        w->pending_free = NULL;
-    }
 }
 
 /* ------------------------------------------------------------- scheduling */
 
 static void runner_entry(void *arg);
 
-/* First runnable or unstarted thread after the running one, in schedule
- * order; NULL when none. */
-static tt_sim_thread *pick_next(tt_sim_worker *w)
+/* First released position in [from, to), or `to`. */
+static inline uint32_t find_ready(const tt_sim_worker *w, uint32_t from, uint32_t to)
 {
-    if (atomic_load_explicit(&w->L->abort, memory_order_relaxed))
-        escape(w);
-    uint32_t n = w->blk.nthreads;
-    if (w->runnable == 0)
-        return w->next_unstarted < n ? &w->threads[w->order[w->next_unstarted]] : NULL;
-    uint32_t q = w->cur_pos;
-    for (uint32_t k = 0; k < n; k++) {
-        if (++q == n)
-            q = 0;
-        if (q >= w->next_unstarted)
-            return &w->threads[w->order[q]];
-        tt_sim_thread *t = &w->threads[w->order[q]];
-        if (t->state == TT_T_RUNNABLE)
-            return t;
+    while (from < to) {
+        uint64_t word = w->ready[from >> 6] >> (from & 63);
+        if (word) {
+            uint32_t q = from + (uint32_t)__builtin_ctzll(word);
+            return q < to ? q : to;
+        }
+        from = (from | 63) + 1;
     }
-    return NULL;
+    return to;
+}
+
+/* Position to run after the thread at `cur` blocked or exited: the first
+ * released or unstarted one after it in schedule order, cyclically;
+ * UINT32_MAX when there is none. */
+static inline uint32_t pick_next(const tt_sim_worker *w, uint32_t cur)
+{
+    uint32_t nu = w->next_unstarted;
+    if (w->nready) {
+        uint32_t q = find_ready(w, cur + 1, nu);
+        if (q < nu)
+            return q;
+    }
+    if (nu < w->blk.nthreads)
+        return nu;
+    if (w->nready) {
+        uint32_t q = find_ready(w, 0, cur + 1);
+        if (q <= cur)
+            return q;
+    }
+    return UINT32_MAX;
+}
+
+static inline tt_sim_thread *take_ready(tt_sim_worker *w, uint32_t q)
+{
+    w->ready[q >> 6] &= ~(1ull << (q & 63));
+    w->nready--;
+    return &w->threads[w->order[q]];
 }
 
 static __attribute__((noinline, cold, noreturn)) void internal_deadlock(tt_sim_worker *w)
@@ -204,134 +262,261 @@ static __attribute__((noinline, cold, noreturn)) void internal_deadlock(tt_sim_w
     append_waiters(w, msg, sizeof msg);
     tt_sim_thread *t = NULL;
     for (uint32_t i = 0; i < w->blk.nthreads && !t; i++)
-        if (w->threads[i].state == TT_T_BARRIER || w->threads[i].state == TT_T_COLL)
+        if (is_waiting(eff_state(w, &w->threads[i])))
             t = &w->threads[i];
     fail_thread(w, t, TT_SIM_ERR_DEADLOCK, t ? t->wait_site : NULL, msg);
 }
 
+/* The value a blocked thread's call returns: its barrier's or its
+ * collective's result. */
+static inline uint64_t resume_value(const tt_sim_worker *w, const tt_sim_thread *t)
+{
+    return t->wait_kind >= BAR_KIND_BASE ? (uint64_t)(int64_t)w->bar_result : w->cres[t->linear];
+}
+
+/* Makes `next` (released) the running thread; the caller then switches to
+ * its stack, passing resume_value(). */
+static inline tt_sim_stack *prepare_resume(tt_sim_worker *w, tt_sim_thread *next)
+{
+    next->state = TT_T_RUNNING;
+    tt_sim_cur = next;
+    w->cur_stack = next->stack;
+    return next->stack;
+}
+
+/* Switches from the fiber on `mine` to `to`, passing `value` as the return
+ * value of the call that suspended `to` (fast switch only). */
+static inline void switch_to(tt_sim_stack *mine, tt_sim_stack *to, int dies, uint64_t value)
+{
+#if TT_SIM_FAST_SWITCH
+    (void)dies;
+    tt_sim_switch_ret(&mine->sp, to->sp, value);
+#else
+    (void)value;
+    tt_sim_fiber_switch(mine, to, dies);
+#endif
+}
+
 /* The running thread `self` has blocked (or its collective just completed).
- * Runs other threads until `self` is runnable again, then returns in self. */
+ * Runs other threads until `self` is released, then returns in self.  The
+ * general form, for every build; see block_fast for the usual one. */
 static void block_and_schedule(tt_sim_worker *w, tt_sim_thread *self)
 {
-    tt_sim_thread *next = pick_next(w);
-    if (!next)
+    uint32_t q = pick_next(w, self->pos);
+    if (UNLIKELY(q == UINT32_MAX))
         internal_deadlock(w);
-    if (next == self) { /* our own collective completed and we are first */
-        w->runnable--;
+    if (q == self->pos) { /* released already, and nobody comes before us */
+        take_ready(w, q);
         self->state = TT_T_RUNNING;
         return;
     }
     tt_sim_stack *mine = self->stack;
-    if (next->state == TT_T_UNSTARTED) {
+    if (q >= w->next_unstarted) {
         tt_sim_stack *s = stack_get(w);
         tt_sim_fiber_make(s, runner_entry, w);
         w->cur_stack = s;
-        tt_sim_fiber_switch(mine, s, 0);
+        switch_to(mine, s, 0, 0);
     } else {
-        w->runnable--;
-        next->state = TT_T_RUNNING;
-        w->cur_stack = next->stack;
-        tt_sim_fiber_switch(mine, next->stack, 0);
+        tt_sim_thread *next = take_ready(w, q);
+        uint64_t v = resume_value(w, next);
+        switch_to(mine, prepare_resume(w, next), 0, v);
     }
-    /* resumed: whoever switched to us made us RUNNING */
-    release_pending(w);
+    /* resumed: whoever switched to us made us the running thread */
+    self->state = TT_T_RUNNING;
     tt_sim_cur = self;
     w->cur_stack = mine;
-    w->cur_pos = self->pos;
+}
+
+#if TT_SIM_FAST_SWITCH
+/* The end of a blocking call: switches to whoever runs next with a tail
+ * call, so that no frame of the runtime stays on the suspended fiber; the
+ * thread that later resumes `self` passes its result, which is returned.
+ * One copy per return type, so that the switch is a sibling call. */
+#define DEFINE_BLOCK_FAST(NAME, TYPE, SWITCH)                                             \
+    static inline __attribute__((always_inline)) TYPE NAME(tt_sim_worker *w, tt_sim_thread *self) \
+    {                                                                                     \
+        uint32_t q = pick_next(w, self->pos);                                             \
+        if (UNLIKELY(q == UINT32_MAX))                                                    \
+            internal_deadlock(w);                                                         \
+        tt_sim_stack *mine = self->stack;                                                 \
+        if (UNLIKELY(q == self->pos || q >= w->next_unstarted)) {                         \
+            block_and_schedule(w, self);                                                  \
+            return (TYPE)resume_value(w, self);                                           \
+        }                                                                                 \
+        tt_sim_thread *next = take_ready(w, q);                                           \
+        uint64_t v = resume_value(w, next);                                               \
+        return SWITCH(&mine->sp, prepare_resume(w, next)->sp, v);                         \
+    }
+DEFINE_BLOCK_FAST(block_fast, uint64_t, tt_sim_switch_ret)
+DEFINE_BLOCK_FAST(block_fast_i, int, tt_sim_switch_ret_i)
+#endif
+
+void tt_sim_batch_sync(tt_sim_worker *w, tt_sim_thread *t)
+{
+    uint32_t p0 = w->batch_start, p = t->pos;
+    for (uint32_t q = p0; q < p; q++) {
+        tt_sim_thread *u = &w->threads[w->order[q]];
+        u->state = TT_T_DONE;
+        w->warps[u->warp_id].live--;
+    }
+    w->live -= p - p0;
+    t->state = TT_T_RUNNING;
+    t->stack = w->cur_stack;
+    w->next_unstarted = p + 1;
+    w->batch = 0;
 }
 
 /* ------------------------------------------------------------- collectives */
+
+static inline uint64_t lanes_mask(uint32_t n)
+{
+    return n >= 64 ? ~0ull : ((1ull << n) - 1);
+}
+
+static uint64_t exited_lanes(tt_sim_worker *w, const tt_sim_warp *wp)
+{
+    uint64_t exited = 0;
+    for (uint32_t l = 0; l < wp->nlanes; l++)
+        if (eff_state(w, &w->threads[wp->first + l]) == TT_T_DONE)
+            exited |= 1ull << l;
+    return exited;
+}
 
 static __attribute__((noinline, cold, noreturn)) void
 fail_mask_deadlock(tt_sim_worker *w, tt_sim_thread *t, tt_sim_thread *o)
 {
     char msg[3500], b1[64], b2[64];
     const tt_sim_site *os = o->wait_site;
+    int ost = eff_state(w, o);
     snprintf(msg, sizeof msg,
              "deadlock: %s at %s:%d by %s names lane %u in its mask 0x%llx, "
              "but that lane (%s) waits at %s %s:%d",
              t->wait_site->what, t->wait_site->file, t->wait_site->line,
              thread_str(t, b1, sizeof b1), o->lane, (unsigned long long)t->mask,
-             thread_str(o, b2, sizeof b2), os ? os->what : "?", os ? os->file : "?",
-             os ? os->line : 0);
+             thread_str(o, b2, sizeof b2), is_waiting(ost) && os ? os->what : "?",
+             is_waiting(ost) && os ? os->file : "?", is_waiting(ost) && os ? os->line : 0);
     append_waiters(w, msg, sizeof msg);
     fail_thread(w, t, TT_SIM_ERR_DEADLOCK, t->wait_site, msg);
 }
 
-static __attribute__((noinline, cold, noreturn)) void
-fail_inactive_read(tt_sim_worker *w, tt_sim_thread *t, const tt_sim_warp *wp, uint64_t exited)
+static __attribute__((noinline, cold)) uint64_t
+inactive_read(tt_sim_worker *w, const tt_sim_warp *wp, uint32_t l)
 {
+    if (w->L->cfg->inactive_read == TT_SIM_INACTIVE_POISON)
+        return ~0ull;
+    tt_sim_thread *t = &w->threads[wp->first + l];
+    int32_t src = w->csrc[wp->first + l];
+    uint64_t exited = exited_lanes(w, wp);
     char msg[1024], b1[64];
     const char *why = "is not executing this shuffle (divergent branch)";
-    if (t->src < 0 || (uint32_t)t->src >= w->blk.warp)
+    if (src < 0 || (uint32_t)src >= w->blk.warp)
         why = "is outside the warp";
-    else if ((uint32_t)t->src >= wp->nlanes)
+    else if ((uint32_t)src >= wp->nlanes)
         why = "does not exist (partial warp: the block has fewer threads)";
-    else if ((exited >> t->src) & 1)
+    else if ((exited >> src) & 1)
         why = "has exited";
     snprintf(msg, sizeof msg,
              "inactive-lane read: %s at %s:%d by %s (lane %u of a %u-lane warp) "
              "reads lane %d, which %s",
              t->wait_site->what, t->wait_site->file, t->wait_site->line,
-             thread_str(t, b1, sizeof b1), t->lane, w->blk.warp, t->src, why);
+             thread_str(t, b1, sizeof b1), t->lane, w->blk.warp, src, why);
     fail_thread(w, t, TT_SIM_ERR_INACTIVE_LANE_READ, t->wait_site, msg);
 }
 
+/* Marks the lanes of g released. */
+static inline void release_lanes(tt_sim_worker *w, tt_sim_warp *wp, uint64_t g)
+{
+    uint32_t n = (uint32_t)__builtin_popcountll(g);
+    if (wp->pos_first != UINT32_MAX && g == lanes_mask(wp->nlanes)) {
+        /* the warp's lanes sit at consecutive schedule positions */
+        uint32_t p = wp->pos_first, sh = p & 63;
+        w->ready[p >> 6] |= g << sh;
+        if (sh + wp->nlanes > 64)
+            w->ready[(p >> 6) + 1] |= g >> (64 - sh);
+    } else {
+        for (uint64_t x = g; x; x &= x - 1)
+            set_ready(w, w->threads[wp->first + (uint32_t)__builtin_ctzll(x)].pos);
+    }
+    wp->blocked -= n;
+    wp->ncoll -= n;
+    w->nready += n;
+}
+
+/* Computes the results of the group g (lanes at one collective) and
+ * releases its lanes. */
 static void resolve_group(tt_sim_worker *w, tt_sim_warp *wp, uint64_t gmask, int kind)
 {
-    tt_sim_thread *lanes = &w->threads[wp->first];
-    uint64_t exited = 0;
-    for (uint32_t l = 0; l < wp->nlanes; l++)
-        if (lanes[l].state == TT_T_DONE)
-            exited |= 1ull << l;
+    uint32_t first = wp->first, nl = wp->nlanes;
+    const uint64_t *val = w->cval + first;
+    const int32_t *src = w->csrc + first;
+    uint64_t *res = w->cres + first;
+    tt_sim_thread *lanes = &w->threads[first];
 
-    uint64_t ballot = 0;
-    for (uint64_t g = gmask; g; g &= g - 1) {
-        tt_sim_thread *t = &lanes[__builtin_ctzll(g)];
-        if (t->pred)
-            ballot |= 1ull << t->lane;
+    if (kind == TT_SIM_COLL_SHFL) {
+        if (gmask == lanes_mask(nl)) { /* every lane takes part: the common case */
+            for (uint32_t l = 0; l < nl; l++) {
+                int32_t s = src[l];
+                if (s == TT_SIM_LANE_SELF)
+                    res[l] = val[l];
+                else if (LIKELY((uint32_t)s < nl))
+                    res[l] = val[s];
+                else
+                    res[l] = inactive_read(w, wp, l);
+            }
+        } else {
+            for (uint64_t g = gmask; g; g &= g - 1) {
+                uint32_t l = (uint32_t)__builtin_ctzll(g);
+                int32_t s = src[l];
+                if (s == TT_SIM_LANE_SELF)
+                    res[l] = val[l];
+                else if ((uint32_t)s < 64 && ((gmask >> s) & 1))
+                    res[l] = val[s];
+                else
+                    res[l] = inactive_read(w, wp, l);
+            }
+        }
+        release_lanes(w, wp, gmask);
+        return;
     }
 
+    uint64_t ballot = 0;
+    if (kind == TT_SIM_COLL_BALLOT)
+        for (uint64_t g = gmask; g; g &= g - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(g);
+            if (lanes[l].pred)
+                ballot |= 1ull << l;
+        }
+
     for (uint64_t g = gmask; g; g &= g - 1) {
-        tt_sim_thread *t = &lanes[__builtin_ctzll(g)];
+        uint32_t l = (uint32_t)__builtin_ctzll(g);
+        tt_sim_thread *t = &lanes[l];
         uint64_t scope = t->has_mask ? (t->mask & gmask) : gmask;
         switch (kind) {
-        case TT_SIM_COLL_SHFL:
-            if (t->src == TT_SIM_LANE_SELF) {
-                t->result = t->value;
-            } else if (t->src >= 0 && (uint32_t)t->src < 64 && ((gmask >> t->src) & 1)) {
-                t->result = lanes[t->src].value;
-            } else if (w->L->cfg->inactive_read == TT_SIM_INACTIVE_POISON) {
-                t->result = ~0ull;
-            } else {
-                fail_inactive_read(w, t, wp, exited);
-            }
-            break;
         case TT_SIM_COLL_BALLOT:
-            t->result = ballot & scope;
+            res[l] = ballot & scope;
             t->result_pred = (ballot & scope) == scope;
             break;
         case TT_SIM_COLL_ACTIVEMASK:
-            t->result = gmask;
+            res[l] = gmask;
             break;
         case TT_SIM_COLL_SYNCWARP:
-            t->result = 0;
+            res[l] = 0;
             break;
         case TT_SIM_COLL_MATCH_ANY: {
             uint64_t m = 0;
             for (uint64_t s = scope; s; s &= s - 1) {
-                uint32_t l = (uint32_t)__builtin_ctzll(s);
-                if (lanes[l].value == t->value)
-                    m |= 1ull << l;
+                uint32_t o = (uint32_t)__builtin_ctzll(s);
+                if (val[o] == val[l])
+                    m |= 1ull << o;
             }
-            t->result = m;
+            res[l] = m;
             break;
         }
         case TT_SIM_COLL_MATCH_ALL: {
             int same = 1;
             for (uint64_t s = scope; s; s &= s - 1)
-                same &= lanes[__builtin_ctzll(s)].value == t->value;
-            t->result = same ? scope : 0;
+                same &= val[__builtin_ctzll(s)] == val[l];
+            res[l] = same ? scope : 0;
             t->result_pred = same;
             break;
         }
@@ -339,7 +524,7 @@ static void resolve_group(tt_sim_worker *w, tt_sim_warp *wp, uint64_t gmask, int
             uint32_t acc = kind == TT_SIM_COLL_REDUCE_AND ? ~0u
                          : kind == TT_SIM_COLL_REDUCE_MIN ? ~0u : 0u;
             for (uint64_t s = scope; s; s &= s - 1) {
-                uint32_t v = (uint32_t)lanes[__builtin_ctzll(s)].value;
+                uint32_t v = (uint32_t)val[__builtin_ctzll(s)];
                 switch (kind) {
                 case TT_SIM_COLL_REDUCE_ADD: acc += v; break;
                 case TT_SIM_COLL_REDUCE_MIN: acc = v < acc ? v : acc; break;
@@ -350,27 +535,19 @@ static void resolve_group(tt_sim_worker *w, tt_sim_warp *wp, uint64_t gmask, int
                 default: break;
                 }
             }
-            t->result = acc;
+            res[l] = acc;
             break;
         }
         }
     }
-    /* everyone in the group may go on */
-    uint32_t n = 0;
-    for (uint64_t g = gmask; g; g &= g - 1) {
-        lanes[__builtin_ctzll(g)].state = TT_T_RUNNABLE;
-        n++;
-    }
-    wp->blocked -= n;
-    wp->ncoll -= n;
-    w->runnable += n;
+    release_lanes(w, wp, gmask);
 }
 
 /* Lanes a group's _sync masks name that live but are not in the group. */
 static uint64_t group_missing(tt_sim_worker *w, tt_sim_warp *wp, uint64_t g)
 {
     tt_sim_thread *lanes = &w->threads[wp->first];
-    uint64_t exists = wp->nlanes == 64 ? ~0ull : ((1ull << wp->nlanes) - 1);
+    uint64_t exists = lanes_mask(wp->nlanes);
     uint64_t missing = 0;
     for (; g; g &= g - 1) {
         tt_sim_thread *t = &lanes[__builtin_ctzll(g)];
@@ -379,7 +556,8 @@ static uint64_t group_missing(tt_sim_worker *w, tt_sim_warp *wp, uint64_t g)
     }
     for (uint64_t m = missing; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
-        if (lanes[l].state == TT_T_DONE || lanes[l].state == TT_T_COLL)
+        int st = eff_state(w, &lanes[l]);
+        if (st == TT_T_DONE || st == TT_T_COLL)
             missing &= ~(1ull << l);
     }
     return missing;
@@ -398,19 +576,14 @@ fail_group_deadlock(tt_sim_worker *w, tt_sim_warp *wp, uint64_t g, uint64_t miss
     fail_mask_deadlock(w, &lanes[__builtin_ctzll(g)], &lanes[__builtin_ctzll(missing)]);
 }
 
-/* Every live lane of the warp is blocked: complete the collectives that can
- * complete.  Lanes at the same kind and call site form one group (the
- * active lanes of that SIMT instruction; __syncwarp groups by kind only, as
- * sm_70+ lets different __syncwarp sites with one mask meet).  A group
- * whose _sync mask names a lane waiting at another collective waits for
- * that lane to come; one whose mask names a lane at a block barrier (or
- * where every group waits for another) can never complete: deadlock. */
-static void resolve_warp(tt_sim_worker *w, tt_sim_warp *wp)
+/* The general case of resolve_warp: exited lanes, lanes at a barrier, or
+ * lanes at different collectives. */
+static __attribute__((noinline)) void resolve_warp_slow(tt_sim_worker *w, tt_sim_warp *wp)
 {
     tt_sim_thread *lanes = &w->threads[wp->first];
     uint64_t pending = 0;
     for (uint32_t l = 0; l < wp->nlanes; l++)
-        if (lanes[l].state == TT_T_COLL)
+        if (eff_state(w, &lanes[l]) == TT_T_COLL)
             pending |= 1ull << l;
     if (!wp->coll_mixed) {
         uint64_t miss = group_missing(w, wp, pending);
@@ -438,7 +611,7 @@ static void resolve_warp(tt_sim_worker *w, tt_sim_warp *wp)
     int done = 0;
     uint64_t barrier_lanes = 0;
     for (uint32_t l = 0; l < wp->nlanes; l++)
-        if (lanes[l].state == TT_T_BARRIER)
+        if (eff_state(w, &lanes[l]) == TT_T_BARRIER)
             barrier_lanes |= 1ull << l;
     for (int i = 0; i < ng; i++) {
         uint64_t miss = group_missing(w, wp, groups[i]);
@@ -469,6 +642,27 @@ static void resolve_warp(tt_sim_worker *w, tt_sim_warp *wp)
     wp->epoch++;
 }
 
+/* Every live lane of the warp is blocked: complete the collectives that can
+ * complete.  Lanes at the same kind and call site form one group (the
+ * active lanes of that SIMT instruction; __syncwarp groups by kind only, as
+ * sm_70+ lets different __syncwarp sites with one mask meet).  A group
+ * whose _sync mask names a lane waiting at another collective waits for
+ * that lane to come; one whose mask names a lane at a block barrier (or
+ * where every group waits for another) can never complete: deadlock. */
+static void resolve_warp(tt_sim_worker *w, tt_sim_warp *wp)
+{
+    if (UNLIKELY(atomic_load_explicit(&w->L->abort, memory_order_relaxed)))
+        escape(w);
+    if (LIKELY(!wp->coll_mixed && wp->ncoll == wp->nlanes)) {
+        /* every lane of the warp waits at this one collective: no mask can
+         * name a missing lane */
+        resolve_group(w, wp, lanes_mask(wp->nlanes), wp->coll_kind);
+        wp->epoch++;
+        return;
+    }
+    resolve_warp_slow(w, wp);
+}
+
 /* Error paths live in separate cold functions: their message buffers must
  * not enlarge the frames of the hot path, which sit on every fiber stack. */
 static __attribute__((noinline, cold, noreturn)) void
@@ -481,34 +675,84 @@ fail_not_in_mask(tt_sim_worker *w, tt_sim_thread *t, const tt_sim_site *site, ui
     fail_thread(w, t, TT_SIM_ERR_TRAP, site, msg);
 }
 
-uint64_t tt_sim_collective(const tt_sim_site *site, int kind, int has_mask, uint64_t mask,
-                           uint64_t value, int32_t src, int pred, int *pred_out)
+static __attribute__((noinline)) void coll_note_site(tt_sim_warp *wp, const tt_sim_site *site, int kind)
+{
+    if (kind != wp->coll_kind || !site_eq(site, wp->coll_site))
+        wp->coll_mixed = 1;
+}
+
+static __attribute__((noinline)) uint64_t
+collective_slow(const tt_sim_site *site, int kind, int has_mask, uint64_t mask, uint64_t value,
+                int32_t src, int pred, int *pred_out)
 {
     tt_sim_thread *t = tt_sim_cur;
     tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
-    if (has_mask && !((mask >> t->lane) & 1))
+    if (UNLIKELY(w->batch))
+        tt_sim_batch_sync(w, t);
+    if (UNLIKELY(has_mask && !((mask >> t->lane) & 1)))
         fail_not_in_mask(w, t, site, mask);
     tt_sim_warp *wp = &w->warps[t->warp_id];
+    uint32_t me = t->linear;
     t->state = TT_T_COLL;
+    t->wait_kind = (uint8_t)kind;
+    t->has_mask = (uint8_t)(has_mask != 0);
+    t->pred = (uint8_t)(pred != 0);
     t->wait_site = site;
-    t->wait_kind = kind;
-    t->has_mask = has_mask;
     t->mask = mask;
-    t->value = value;
-    t->src = src;
-    t->pred = pred;
+    w->cval[me] = value;
+    w->csrc[me] = src;
     if (wp->ncoll++ == 0) {
         wp->coll_site = site;
         wp->coll_kind = kind;
-    } else if (kind != wp->coll_kind || !site_eq(site, wp->coll_site)) {
-        wp->coll_mixed = 1;
+    } else if (UNLIKELY(site != wp->coll_site || kind != wp->coll_kind)) {
+        coll_note_site(wp, site, kind);
     }
     if (++wp->blocked == wp->live)
         resolve_warp(w, wp);
+#if TT_SIM_FAST_SWITCH
+    if (LIKELY(pred_out == NULL))
+        return block_fast(w, t);
+#endif
     block_and_schedule(w, t);
     if (pred_out)
         *pred_out = t->result_pred;
-    return t->result;
+    return w->cres[me];
+}
+
+/* Warp collectives.  The fast path covers a lane that is neither the first
+ * nor the last of its warp to arrive, at the same site as the others, and
+ * whose successor in the schedule is already released: it books itself and
+ * switches with a tail call, using only scratch registers.  Everything else
+ * goes through collective_slow. */
+uint64_t tt_sim_collective(const tt_sim_site *site, int kind, int has_mask, uint64_t mask,
+                           uint64_t value, int32_t src, int pred, int *pred_out)
+{
+#if TT_SIM_FAST_SWITCH
+    tt_sim_thread *t = tt_sim_cur;
+    tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
+    tt_sim_warp *wp = &w->warps[t->warp_id];
+    uint32_t q = t->pos + 1, nc = wp->ncoll;
+    if (LIKELY(!w->batch && !pred_out && nc && site == wp->coll_site && kind == wp->coll_kind &&
+               wp->blocked + 1 < wp->live && q < w->next_unstarted && is_ready(w, q) &&
+               (!has_mask || ((mask >> t->lane) & 1)))) {
+        uint32_t me = t->linear;
+        t->state = TT_T_COLL;
+        t->wait_kind = (uint8_t)kind;
+        t->has_mask = (uint8_t)(has_mask != 0);
+        t->pred = (uint8_t)(pred != 0);
+        t->wait_site = site;
+        t->mask = mask;
+        w->cval[me] = value;
+        w->csrc[me] = src;
+        wp->ncoll = nc + 1;
+        wp->blocked++;
+        tt_sim_stack *mine = t->stack;
+        tt_sim_thread *next = take_ready(w, q);
+        uint64_t v = resume_value(w, next);
+        return tt_sim_switch_ret(&mine->sp, prepare_resume(w, next)->sp, v);
+    }
+#endif
+    return collective_slow(site, kind, has_mask, mask, value, src, pred, pred_out);
 }
 
 /* ---------------------------------------------------------------- barrier */
@@ -519,7 +763,7 @@ static __attribute__((noinline, cold, noreturn)) void fail_barrier_divergence(tt
     char msg[3500];
     tt_sim_thread *t = NULL;
     for (uint32_t i = 0; i < n && !t; i++)
-        if (w->threads[i].state == TT_T_BARRIER)
+        if (eff_state(w, &w->threads[i]) == TT_T_BARRIER)
             t = &w->threads[i];
     snprintf(msg, sizeof msg,
              w->bar_mixed ? "barrier divergence: threads of block (%u,%u,%u) wait at different barriers"
@@ -530,58 +774,108 @@ static __attribute__((noinline, cold, noreturn)) void fail_barrier_divergence(tt
     fail_thread(w, t, TT_SIM_ERR_BARRIER_DIVERGENCE, t ? t->wait_site : NULL, msg);
 }
 
+/* Every live thread waits at the barrier: release them all. */
 static void release_barrier(tt_sim_worker *w)
 {
     uint32_t n = w->blk.nthreads;
-    if (w->bar_mixed || (w->L->cfg->strict_barriers && w->live < n))
+    if (UNLIKELY(w->bar_mixed || (w->L->cfg->strict_barriers && w->live < n)))
         fail_barrier_divergence(w);
-    int res = 0;
+    if (UNLIKELY(atomic_load_explicit(&w->L->abort, memory_order_relaxed)))
+        escape(w);
     switch (w->bar_kind) {
-    case TT_SIM_BAR_COUNT: res = w->bar_acc_count; break;
-    case TT_SIM_BAR_AND: res = w->bar_acc_and; break;
-    case TT_SIM_BAR_OR: res = w->bar_acc_or; break;
-    default: break;
+    case TT_SIM_BAR_COUNT: w->bar_result = w->bar_acc_count; break;
+    case TT_SIM_BAR_AND: w->bar_result = w->bar_acc_and; break;
+    case TT_SIM_BAR_OR: w->bar_result = w->bar_acc_or; break;
+    default: w->bar_result = 0; break;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        tt_sim_thread *t = &w->threads[i];
-        if (t->state == TT_T_BARRIER) {
-            t->state = TT_T_RUNNABLE;
-            t->result = (uint64_t)(int64_t)res;
-            w->warps[t->warp_id].blocked--;
-        }
+    /* nobody is released yet (everyone waits here), so ready is all zero */
+    if (LIKELY(w->live == n)) {
+        uint32_t i = 0;
+        for (; i < n / 64; i++)
+            w->ready[i] = ~0ull;
+        if (n & 63)
+            w->ready[i] = (1ull << (n & 63)) - 1;
+    } else {
+        for (uint32_t i = 0; i < n; i++)
+            if (w->threads[i].state != TT_T_DONE)
+                set_ready(w, w->threads[i].pos);
     }
-    w->runnable += w->bar_waiting;
+    for (uint32_t i = 0; i < w->nwarps; i++)
+        w->warps[i].blocked = 0; /* no lane waits at a collective */
+    w->nready = w->live;
     w->bar_waiting = 0;
     w->bar_mixed = 0;
     w->epoch++; /* a new race-check interval begins */
 }
 
-int tt_sim_syncthreads(const tt_sim_site *site, int kind, int pred)
+static __attribute__((noinline)) void bar_note_site(tt_sim_worker *w, const tt_sim_site *site, int kind)
+{
+    if (kind != w->bar_kind || !site_eq(site, w->bar_site))
+        w->bar_mixed = 1;
+}
+
+static __attribute__((noinline)) int syncthreads_slow(const tt_sim_site *site, int kind, int pred)
 {
     tt_sim_thread *t = tt_sim_cur;
     tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
-    tt_sim_warp *wp = &w->warps[t->warp_id];
+    if (UNLIKELY(w->batch))
+        tt_sim_batch_sync(w, t);
     t->state = TT_T_BARRIER;
+    t->wait_kind = (uint8_t)(BAR_KIND_BASE + kind);
     t->wait_site = site;
-    t->wait_kind = BAR_KIND_BASE + kind;
-    if (w->bar_waiting++ == 0) {
+    if (w->bar_waiting == 0) {
         w->bar_site = site;
         w->bar_kind = kind;
         w->bar_acc_count = 0;
         w->bar_acc_and = 1;
         w->bar_acc_or = 0;
-    } else if (kind != w->bar_kind || !site_eq(site, w->bar_site)) {
-        w->bar_mixed = 1;
+    } else if (UNLIKELY(site != w->bar_site || kind != w->bar_kind)) {
+        bar_note_site(w, site, kind);
     }
-    w->bar_acc_count += pred != 0;
-    w->bar_acc_and &= pred != 0;
-    w->bar_acc_or |= pred != 0;
+    if (UNLIKELY(kind != TT_SIM_BAR_PLAIN)) {
+        w->bar_acc_count += pred != 0;
+        w->bar_acc_and &= pred != 0;
+        w->bar_acc_or |= pred != 0;
+    }
+    tt_sim_warp *wp = &w->warps[t->warp_id];
     if (++wp->blocked == wp->live && wp->ncoll)
         resolve_warp(w, wp);
-    if (w->bar_waiting == w->live)
+    if (++w->bar_waiting == w->live)
         release_barrier(w);
+#if TT_SIM_FAST_SWITCH
+    return block_fast_i(w, t);
+#else
     block_and_schedule(w, t);
-    return (int)(int64_t)t->result;
+    return w->bar_result;
+#endif
+}
+
+/* __syncthreads.  Fast path: a thread that is neither the first nor the
+ * last to arrive (nor the last of its warp while lanes of that warp wait at
+ * a collective), at the barrier the others wait at, whose successor in the
+ * schedule is already released.  Everything else: syncthreads_slow. */
+int tt_sim_syncthreads(const tt_sim_site *site, int kind, int pred)
+{
+#if TT_SIM_FAST_SWITCH
+    tt_sim_thread *t = tt_sim_cur;
+    tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
+    tt_sim_warp *wp = &w->warps[t->warp_id];
+    uint32_t q = t->pos + 1, bw = w->bar_waiting;
+    if (LIKELY(!w->batch && kind == TT_SIM_BAR_PLAIN && bw && site == w->bar_site &&
+               bw + 1 < w->live && (wp->blocked + 1 < wp->live || !wp->ncoll) &&
+               q < w->next_unstarted && is_ready(w, q))) {
+        t->state = TT_T_BARRIER;
+        t->wait_kind = BAR_KIND_BASE + TT_SIM_BAR_PLAIN;
+        t->wait_site = site;
+        wp->blocked++;
+        w->bar_waiting = bw + 1;
+        tt_sim_stack *mine = t->stack;
+        tt_sim_thread *next = take_ready(w, q);
+        uint64_t v = resume_value(w, next);
+        return tt_sim_switch_ret_i(&mine->sp, prepare_resume(w, next)->sp, v);
+    }
+#endif
+    return syncthreads_slow(site, kind, pred);
 }
 
 /* ---------------------------------------------------------------- threads */
@@ -604,39 +898,57 @@ static void runner_entry(void *arg)
 {
     tt_sim_worker *w = arg;
     tt_sim_fiber_on_start();
-    release_pending(w);
     tt_sim_stack *mine = w->cur_stack;
     const tt_sim_kernel *k = w->L->k;
     uint32_t n = w->blk.nthreads;
     for (;;) {
-        uint32_t pos = w->next_unstarted++;
-        tt_sim_thread *t = &w->threads[w->order[pos]];
-        t->state = TT_T_RUNNING;
-        t->stack = mine;
-        w->cur_pos = pos;
-        tt_sim_cur = t;
-        k->invoke(w->args);
+        uint32_t pos = w->next_unstarted;
+        tt_sim_thread *t;
+        if (w->run && w->live + pos == n) {
+            /* no started thread is alive: run the rest as one batch */
+            w->batch = 1;
+            w->batch_start = pos;
+            uint32_t r = w->run(w->args, w->threads, w->order, pos, n, &w->batch);
+            if (w->batch) { /* all of them ran to completion: the block is done */
+                w->batch = 0;
+                w->next_unstarted = n;
+                w->live = 0;
+                break;
+            }
+            /* the thread at r blocked (tt_sim_batch_sync booked the ones
+             * before it), was resumed here later and has now returned */
+            t = &w->threads[w->order[r]];
+        } else {
+            w->next_unstarted = pos + 1;
+            t = &w->threads[w->order[pos]];
+            t->state = TT_T_RUNNING;
+            t->stack = mine;
+            tt_sim_cur = t;
+            k->invoke(w->args);
+        }
         /* t returned, possibly after having blocked and been resumed here */
         thread_exit(w, t);
-        tt_sim_thread *next = pick_next(w);
-        if (next && next->state == TT_T_UNSTARTED)
+        uint32_t q = pick_next(w, t->pos);
+        if (q != UINT32_MAX && q >= w->next_unstarted)
             continue;
-        w->pending_free = mine;
-        if (!next) {
+        if (q == UINT32_MAX) {
             if (w->live)
                 internal_deadlock(w);
-            tt_sim_cur = NULL;
-            w->cur_stack = &w->os_stack;
-            tt_sim_fiber_switch(mine, &w->os_stack, 1);
-        } else {
-            w->runnable--;
-            next->state = TT_T_RUNNING;
-            w->cur_stack = next->stack;
-            tt_sim_fiber_switch(mine, next->stack, 1);
+            break;
         }
+        /* this fiber dies: its stack is free as soon as we are off it (no
+         * stack is taken before the switch) */
+        stack_put(w, mine);
+        tt_sim_thread *next = take_ready(w, q);
+        uint64_t v = resume_value(w, next);
+        switch_to(mine, prepare_resume(w, next), 1, v);
         abort(); /* a dead fiber is never resumed */
     }
-    (void)n;
+    stack_put(w, mine);
+    tt_sim_cur = NULL;
+    w->cur_stack = &w->os_stack;
+    switch_to(mine, &w->os_stack, 1, 0);
+    abort();
 }
 
 /* ---------------------------------------------------------------- blocks */
@@ -656,39 +968,15 @@ static void setup_block(tt_sim_worker *w, uint64_t b)
     blk->block_idx.x = (uint32_t)(b % cfg->grid.x);
     blk->block_idx.y = (uint32_t)((b / cfg->grid.x) % cfg->grid.y);
     blk->block_idx.z = (uint32_t)(b / ((uint64_t)cfg->grid.x * cfg->grid.y));
-    uint32_t n = blk->nthreads, W = blk->warp;
-    uint32_t bx = cfg->block.x, by = cfg->block.y;
-    uint32_t x = 0, y = 0, z = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        tt_sim_thread *t = &w->threads[i];
-        t->tid.x = x;
-        t->tid.y = y;
-        t->tid.z = z;
-        t->state = TT_T_UNSTARTED;
-        t->wait_site = NULL;
-        if (++x == bx) {
-            x = 0;
-            if (++y == by) {
-                y = 0;
-                z++;
-            }
-        }
-    }
+    uint32_t n = blk->nthreads;
     for (uint32_t i = 0; i < w->nwarps; i++) {
         tt_sim_warp *wp = &w->warps[i];
-        wp->first = i * W;
-        wp->nlanes = n - i * W < W ? n - i * W : W;
         wp->live = wp->nlanes;
         wp->blocked = 0;
         wp->ncoll = 0;
         wp->coll_mixed = 0;
     }
-    switch (w->L->sched) {
-    case TT_SIM_SCHED_REVERSE:
-        for (uint32_t i = 0; i < n; i++)
-            w->order[i] = n - 1 - i;
-        break;
-    case TT_SIM_SCHED_RANDOM: {
+    if (w->L->sched == TT_SIM_SCHED_RANDOM) {
         /* seeded per block so the order does not depend on the worker */
         uint64_t s = cfg->seed * 0x9e3779b97f4a7c15ull + b + 1;
         for (uint32_t i = 0; i < n; i++)
@@ -699,18 +987,15 @@ static void setup_block(tt_sim_worker *w, uint64_t b)
             w->order[i] = w->order[j];
             w->order[j] = tmp;
         }
-        break;
-    }
-    default:
         for (uint32_t i = 0; i < n; i++)
-            w->order[i] = i;
+            w->threads[w->order[i]].pos = i;
     }
-    for (uint32_t i = 0; i < n; i++)
-        w->threads[w->order[i]].pos = i;
+    /* thread states need no reset: positions >= next_unstarted are unstarted */
+    memset(w->ready, 0, sizeof w->ready);
     w->live = n;
-    w->runnable = 0;
+    w->nready = 0;
     w->next_unstarted = 0;
-    w->cur_pos = 0;
+    w->batch = 0;
     w->bar_waiting = 0;
     w->bar_mixed = 0;
     w->epoch++;
@@ -723,7 +1008,6 @@ static void run_one_block(tt_sim_worker *w, uint64_t b)
     tt_sim_fiber_make(s, runner_entry, w);
     w->cur_stack = s;
     tt_sim_fiber_switch(&w->os_stack, s, 0);
-    release_pending(w);
     w->blocks_run++;
 }
 
@@ -734,14 +1018,19 @@ int tt_sim_worker_init(tt_sim_worker *w, tt_sim_run *L, int index)
     memset(w, 0, sizeof *w);
     w->L = L;
     w->index = index;
+    w->run = L->run;
     uint32_t n = cfg->block.x * cfg->block.y * cfg->block.z;
-    w->threads = calloc(n, sizeof *w->threads);
+    w->threads = aligned_alloc(64, (size_t)n * sizeof *w->threads);
     w->order = calloc(n, sizeof *w->order);
+    w->cval = calloc(n, sizeof *w->cval);
+    w->cres = calloc(n, sizeof *w->cres);
+    w->csrc = calloc(n, sizeof *w->csrc);
     size_t al = k->args_align < 64 ? 64 : k->args_align;
     size_t asz = (k->args_size + al - 1) / al * al;
     w->args = aligned_alloc(al, asz ? asz : al);
-    if (!w->threads || !w->order || !w->args)
+    if (!w->threads || !w->order || !w->args || !w->cval || !w->cres || !w->csrc)
         return -1;
+    memset(w->threads, 0, (size_t)n * sizeof *w->threads);
     if (k->args_copy)
         k->args_copy(w->args, k->args);
     else
@@ -754,13 +1043,39 @@ int tt_sim_worker_init(tt_sim_worker *w, tt_sim_run *L, int index)
     blk->nthreads = n;
     blk->worker = w;
     blk->race_check = cfg->race_check;
-    w->nwarps = (n + blk->warp - 1) / blk->warp;
+    uint32_t W = blk->warp;
+    w->nwarps = (n + W - 1) / W;
+    uint32_t bx = cfg->block.x, by = cfg->block.y;
+    uint32_t x = 0, y = 0, z = 0;
     for (uint32_t i = 0; i < n; i++) {
         tt_sim_thread *t = &w->threads[i];
+        t->tid.x = x;
+        t->tid.y = y;
+        t->tid.z = z;
         t->blk = blk;
         t->linear = i;
-        t->lane = i % blk->warp;
-        t->warp_id = i / blk->warp;
+        t->lane = i % W;
+        t->warp_id = i / W;
+        t->state = TT_T_UNSTARTED;
+        if (++x == bx) {
+            x = 0;
+            if (++y == by) {
+                y = 0;
+                z++;
+            }
+        }
+    }
+    /* schedule positions (random ones are redrawn per block) */
+    int rev = L->sched == TT_SIM_SCHED_REVERSE, rnd = L->sched == TT_SIM_SCHED_RANDOM;
+    for (uint32_t i = 0; i < n; i++)
+        w->order[i] = rev ? n - 1 - i : i;
+    for (uint32_t i = 0; i < n; i++)
+        w->threads[w->order[i]].pos = i;
+    for (uint32_t i = 0; i < w->nwarps; i++) {
+        tt_sim_warp *wp = &w->warps[i];
+        wp->first = i * W;
+        wp->nlanes = n - i * W < W ? n - i * W : W;
+        wp->pos_first = rnd ? UINT32_MAX : rev ? n - wp->first - wp->nlanes : wp->first;
     }
 
     /* shared arena: [static | dynamic | guard]; the dynamic part ends at the
@@ -797,9 +1112,11 @@ void tt_sim_worker_fini(tt_sim_worker *w)
     free(w->args);
     free(w->threads);
     free(w->order);
+    free(w->cval);
+    free(w->cres);
+    free(w->csrc);
     free(w->shadow);
-    for (size_t i = 0; i < w->nstacks; i++)
-        tt_sim_stack_unmap(w->all_stacks[i]);
+    tt_sim_stack_pool_put(w->all_stacks, w->nstacks, w->L->cfg->stack_size);
     free(w->all_stacks);
     if (w->arena_map)
         munmap(w->arena_map, w->arena_map_size);
@@ -813,6 +1130,7 @@ void tt_sim_worker_run(tt_sim_worker *w)
     if (sigsetjmp(w->escape, 1)) {
         /* an error escaped from a fiber or a signal handler */
         w->in_kernel = 0;
+        w->batch = 0;
         tt_sim_cur = NULL;
         stacks_reset(w);
         atomic_store(&L->abort, 1);

@@ -38,6 +38,39 @@ tt_sim_switch_raw:
     .cfi_endproc
     .size   tt_sim_switch_raw, .-tt_sim_switch_raw
 
+/* uint64_t tt_sim_switch_ret(void **save_sp, void *next_sp, uint64_t value);
+ *   The same switch; the fiber it resumes sees `value` as the return value
+ *   of the call that suspended it (tt_sim_switch_ret or tt_sim_switch_raw).
+ *   Lets a barrier or collective tail-call the switch and still return its
+ *   result: whoever resumes the thread passes it.  tt_sim_switch_ret_i is
+ *   the same code declared returning int. */
+    .globl  tt_sim_switch_ret
+    .type   tt_sim_switch_ret, @function
+    .globl  tt_sim_switch_ret_i
+    .type   tt_sim_switch_ret_i, @function
+tt_sim_switch_ret:
+tt_sim_switch_ret_i:
+    .cfi_startproc
+    pushq   %rbp
+    pushq   %rbx
+    pushq   %r12
+    pushq   %r13
+    pushq   %r14
+    pushq   %r15
+    movq    %rsp, (%rdi)
+    movq    %rsi, %rsp
+    movq    %rdx, %rax
+    popq    %r15
+    popq    %r14
+    popq    %r13
+    popq    %r12
+    popq    %rbx
+    popq    %rbp
+    popq    %rcx
+    jmpq    *%rcx
+    .cfi_endproc
+    .size   tt_sim_switch_ret, .-tt_sim_switch_ret
+
     .globl  tt_sim_fiber_entry
     .type   tt_sim_fiber_entry, @function
 tt_sim_fiber_entry:

@@ -139,6 +139,8 @@ size_t tt_sim_buffer_size(const void *p);
 /* ---- kernels ---------------------------------------------------------------
  * What the C++ launcher (tt_sim::launch in the shims) hands to the runtime.
  * Harnesses normally never fill this in themselves. */
+struct tt_sim_thread; /* tt_sim_device.h */
+
 typedef struct tt_sim_kernel {
     const char *name;          /* for messages */
     int warp;                  /* TT_SIM_WARP of the build that compiled the kernel */
@@ -151,6 +153,16 @@ typedef struct tt_sim_kernel {
     void (*args_destroy)(void *p);
     /* Runs the kernel body for the current GPU thread with the given pack. */
     void (*invoke)(void *args);
+    /* Optional (read by tt_sim_launch_batched only; NULL = absent): runs the
+     * threads at schedule positions pos, pos+1, ... < end one after the
+     * other, each as a plain call with tt_sim_cur = &threads[order[p]], and
+     * returns the position after the last one run.  After each thread it
+     * must return at once (with that thread's position) if *batch became 0:
+     * the thread blocked at a barrier or collective and the runtime has
+     * taken back the bookkeeping.  Lets the compiler inline the kernel into
+     * the loop, so barrier-free kernels cost little more than a loop. */
+    uint32_t (*run)(void *args, struct tt_sim_thread *threads, const uint32_t *order,
+                    uint32_t pos, uint32_t end, const int *batch);
 } tt_sim_kernel;
 
 /* Runs the kernel over the whole grid once per schedule in cfg.  Blocks until
@@ -160,6 +172,9 @@ typedef struct tt_sim_kernel {
  * buffers hold the results of the first schedule.  Returns the first failure,
  * or TT_SIM_OK. */
 tt_sim_result tt_sim_launch(const tt_sim_kernel *kernel, const tt_sim_config *cfg);
+/* The same, also using kernel->run (tt_sim_launch ignores that field, so
+ * that callers filling in the older structure keep working). */
+tt_sim_result tt_sim_launch_batched(const tt_sim_kernel *kernel, const tt_sim_config *cfg);
 
 /* ---- source preparation ----------------------------------------------------
  * Rewrites the `__shared__` declarations of a kernel source so that they live

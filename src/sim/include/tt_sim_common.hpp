@@ -209,22 +209,26 @@ inline T *shared_static_ptr(Tag, const char *file, int line, const char *name, s
 }
 
 // Race-checked reference to one shared scalar.
+// Every member is always_inline, also at -O0: the race checker and the
+// index check take the kernel's source line from the return address of
+// their runtime call, which must therefore lie in the kernel's own code.
+#define TT_SIM_AI __attribute__((always_inline))
 template <class E> class sref {
     E *p_;
     const tt_sim_site *s_;
-    void rd() const { tt_sim_shared_access((const void *)p_, sizeof(E), 0, s_); }
-    void wr() const { tt_sim_shared_access((const void *)p_, sizeof(E), 1, s_); }
+    TT_SIM_AI void rd() const { tt_sim_shared_access((const void *)p_, sizeof(E), 0, s_); }
+    TT_SIM_AI void wr() const { tt_sim_shared_access((const void *)p_, sizeof(E), 1, s_); }
 
 public:
     using value_type = std::remove_cv_t<E>;
-    sref(E *p, const tt_sim_site *s) : p_(p), s_(s) {}
-    operator value_type() const { rd(); return *p_; }
-    value_type get() const { rd(); return *p_; }
-    const sref &operator=(value_type v) const { wr(); *p_ = v; return *this; }
-    const sref &operator=(const sref &o) const { value_type v = o.get(); wr(); *p_ = v; return *this; }
+    TT_SIM_AI sref(E *p, const tt_sim_site *s) : p_(p), s_(s) {}
+    TT_SIM_AI operator value_type() const { rd(); return *p_; }
+    TT_SIM_AI value_type get() const { rd(); return *p_; }
+    TT_SIM_AI const sref &operator=(value_type v) const { wr(); *p_ = v; return *this; }
+    TT_SIM_AI const sref &operator=(const sref &o) const { value_type v = o.get(); wr(); *p_ = v; return *this; }
     E *operator&() const { return p_; }
 #define TT_SIM_SREF_OP(op)                                                    \
-    template <class V> const sref &operator op##=(const V &v) const            \
+    template <class V> TT_SIM_AI const sref &operator op##=(const V &v) const  \
     {                                                                          \
         rd(); wr();                                                            \
         *p_ = static_cast<value_type>(*p_ op v);                               \
@@ -235,7 +239,7 @@ public:
 #define TT_SIM_SREF_IOP(op)                                                   \
     template <class V, class X = value_type,                                   \
               std::enable_if_t<std::is_integral<X>::value, int> = 0>           \
-    const sref &operator op##=(const V &v) const                               \
+    TT_SIM_AI const sref &operator op##=(const V &v) const                     \
     {                                                                          \
         rd(); wr();                                                            \
         *p_ = static_cast<value_type>(*p_ op v);                               \
@@ -244,10 +248,10 @@ public:
     TT_SIM_SREF_IOP(%) TT_SIM_SREF_IOP(&) TT_SIM_SREF_IOP(|) TT_SIM_SREF_IOP(^)
     TT_SIM_SREF_IOP(<<) TT_SIM_SREF_IOP(>>)
 #undef TT_SIM_SREF_IOP
-    const sref &operator++() const { rd(); wr(); ++*p_; return *this; }
-    const sref &operator--() const { rd(); wr(); --*p_; return *this; }
-    value_type operator++(int) const { rd(); wr(); return (*p_)++; }
-    value_type operator--(int) const { rd(); wr(); return (*p_)--; }
+    TT_SIM_AI const sref &operator++() const { rd(); wr(); ++*p_; return *this; }
+    TT_SIM_AI const sref &operator--() const { rd(); wr(); --*p_; return *this; }
+    TT_SIM_AI value_type operator++(int) const { rd(); wr(); return (*p_)++; }
+    TT_SIM_AI value_type operator--(int) const { rd(); wr(); return (*p_)--; }
 };
 
 // Race- and bounds-checked view of a shared array T (T = E[N] or E[N][M]...).
@@ -259,9 +263,9 @@ template <class T> class sview {
 
 public:
     static constexpr size_t extent = std::extent<T>::value;
-    sview(T *p, const tt_sim_site *s, const char *n) : p_(*p), s_(s), name_(n) {}
-    sview(elem *p, const tt_sim_site *s, const char *n) : p_(p), s_(s), name_(n) {}
-    template <class I> decltype(auto) operator[](I i) const
+    TT_SIM_AI sview(T *p, const tt_sim_site *s, const char *n) : p_(*p), s_(s), name_(n) {}
+    TT_SIM_AI sview(elem *p, const tt_sim_site *s, const char *n) : p_(p), s_(s), name_(n) {}
+    template <class I> TT_SIM_AI decltype(auto) operator[](I i) const
     {
         long long ix = (long long)i;
         if (extent && (ix < 0 || (size_t)ix >= extent))
@@ -319,8 +323,11 @@ template <class T, class Tag> struct shared_global {
 };
 
 // ------------------------------------------------------------ launch
-template <class... P> struct arg_pack {
-    void (*kernel)(P...);
+// The pack holds the arguments and a lambda that calls the kernel by name
+// (made by TT_SIM_LAUNCH), so the compiler can inline the kernel into
+// pack_run's loop over the threads of a block.
+template <class F, class... P> struct arg_pack {
+    F call;
     std::tuple<std::decay_t<P>...> args;
 };
 
@@ -332,19 +339,35 @@ template <class Pack> void pack_destroy(void *p) { static_cast<Pack *>(p)->~Pack
 template <class Pack> void pack_invoke(void *p)
 {
     Pack *k = static_cast<Pack *>(p);
-    std::apply(k->kernel, k->args);
+    std::apply(k->call, k->args);
+}
+// tt_sim_kernel::run: the threads at positions [pos, end) one after the other.
+template <class Pack>
+uint32_t pack_run(void *p, tt_sim_thread *threads, const uint32_t *order, uint32_t pos,
+                  uint32_t end, const int *batch)
+{
+    Pack *k = static_cast<Pack *>(p);
+    for (; pos < end; pos++) {
+        tt_sim_cur = threads + order[pos];
+        std::apply(k->call, k->args);
+        if (!*batch)
+            return pos;
+    }
+    return end;
 }
 
 // Runs `kernel` over cfg's grid with the given arguments (converted to the
 // kernel's parameter types).  Pointers must come from tt_sim_alloc() for
 // out-of-bounds accesses to be caught.  See tt_sim.h for the result.
-template <class... P, class... A>
-inline tt_sim_result launch(const char *name, void (*kernel)(P...), const tt_sim_config &cfg,
-                            A &&...args)
+// `call` invokes the kernel with the converted arguments (lvalues).
+template <class F, class... P, class... A>
+inline tt_sim_result launch_with(const char *name, void (*kernel)(P...), F call,
+                                 const tt_sim_config &cfg, A &&...args)
 {
     static_assert(sizeof...(P) == sizeof...(A), "tt_sim::launch: wrong number of kernel arguments");
-    using Pack = arg_pack<P...>;
-    Pack pack{kernel, std::tuple<std::decay_t<P>...>(static_cast<std::decay_t<P>>(args)...)};
+    (void)kernel;
+    using Pack = arg_pack<F, P...>;
+    Pack pack{call, std::tuple<std::decay_t<P>...>(static_cast<std::decay_t<P>>(args)...)};
     tt_sim_kernel k;
     k.name = name;
     k.warp = TT_SIM_WARP;
@@ -354,12 +377,28 @@ inline tt_sim_result launch(const char *name, void (*kernel)(P...), const tt_sim
     k.args_copy = &pack_copy<Pack>;
     k.args_destroy = &pack_destroy<Pack>;
     k.invoke = &pack_invoke<Pack>;
-    return tt_sim_launch(&k, &cfg);
+    k.run = &pack_run<Pack>;
+    return tt_sim_launch_batched(&k, &cfg);
+}
+
+template <class... P> struct fn_caller {
+    void (*kernel)(P...);
+    void operator()(std::decay_t<P> &...a) const { kernel(a...); }
+};
+
+// The same through a function pointer (no inlining).
+template <class... P, class... A>
+inline tt_sim_result launch(const char *name, void (*kernel)(P...), const tt_sim_config &cfg,
+                            A &&...args)
+{
+    return launch_with(name, kernel, fn_caller<P...>{kernel}, cfg, std::forward<A>(args)...);
 }
 
 } // namespace tt_sim
 
-#define TT_SIM_LAUNCH(kernel, cfg, ...) ::tt_sim::launch(#kernel, kernel, cfg, ##__VA_ARGS__)
+#define TT_SIM_LAUNCH(kernel, cfg, ...)                                                    \
+    ::tt_sim::launch_with(#kernel, kernel, [&](auto &...tt_sim_a_) { kernel(tt_sim_a_...); }, \
+                          cfg, ##__VA_ARGS__)
 
 // The forms tt_sim_prepare_source() writes (see tt_sim.h).
 #define TT_SIM_SHARED(name, align, dims, ...)                                                   \

@@ -50,25 +50,24 @@ enum { TT_SIM_BAR_PLAIN = 0, TT_SIM_BAR_COUNT, TT_SIM_BAR_AND, TT_SIM_BAR_OR };
 struct tt_sim_block;
 
 typedef struct tt_sim_thread {
+    /* first cache line: everything the barrier / collective fast paths touch */
     tt_sim_dim3 tid;             /* threadIdx */
+    uint32_t lane;               /* linear % warp */
     struct tt_sim_block *blk;
     uint32_t linear;             /* x + y*bx + z*bx*by */
-    uint32_t lane;               /* linear % warp */
     uint32_t warp_id;            /* linear / warp */
     /* runtime-private below */
     uint32_t pos;                /* position in the block's schedule */
-    int state;
-    void *sp;                    /* saved stack pointer (x86-64 switch) or ucontext* */
+    uint8_t state;
+    uint8_t wait_kind;           /* TT_SIM_COLL_* or 100 + TT_SIM_BAR_* */
+    uint8_t has_mask;
+    uint8_t pred;
     void *stack;                 /* tt_sim_stack this thread runs on while started */
     const tt_sim_site *wait_site;/* where it waits (barrier or collective) */
-    int wait_kind;               /* TT_SIM_COLL_* or 100 + TT_SIM_BAR_* */
-    int has_mask;
-    uint64_t mask;
-    uint64_t value;              /* collective operand */
-    int32_t src;                 /* shuffle source lane or TT_SIM_LANE_SELF */
-    int pred;
-    uint64_t result;             /* collective result, valid when resumed */
+    uint64_t mask;               /* _sync mask of the collective it waits at */
+    /* second cache line (cold) */
     int result_pred;
+    char reserved_[60];
 } tt_sim_thread;
 
 typedef struct tt_sim_block {

@@ -127,6 +127,12 @@ template <class MaskT> inline void syncwarp(const tt_sim_site *s, MaskT mask)
 } // namespace hip
 } // namespace tt_sim
 
+// AMDGCN builtins that ports use for `__syncwarp` on HIP releases without it (what
+// ROCm 7's own __syncwarp expands to): a wavefront executes in lockstep on hardware,
+// so the executor makes the wave barrier a collective of the wavefront's active lanes.
+#define __builtin_amdgcn_wave_barrier() ::tt_sim::hip::syncwarp(TT_SIM_SITE("__builtin_amdgcn_wave_barrier"))
+#define __builtin_amdgcn_fence(order, scope) std::atomic_thread_fence(std::memory_order_seq_cst)
+
 inline unsigned __lane_id() { return tt_sim_cur->lane; }
 inline unsigned long long __lanemask_lt() { return (1ull << tt_sim_cur->lane) - 1ull; }
 inline unsigned long long __lanemask_gt()
