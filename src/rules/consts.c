@@ -8,13 +8,19 @@
 #include "util/fs.h"
 #include "util/util.h"
 
+/* The value recorded for a name defined more than once with different values. */
+#define TT_CONSTS_AMBIGUOUS "\x01ambiguous"
+
 /* --- collecting ---------------------------------------------------------------------- */
 
 static void put_def(tt_consts *c, const tt_source *src, TSNode name, TSNode value) {
   uint32_t ns = ts_node_start_byte(name), ne = ts_node_end_byte(name);
   uint32_t vs = ts_node_start_byte(value), ve = ts_node_end_byte(value);
   char *k = tt_xstrndup(src->text + ns, ne - ns), *v = tt_xstrndup(src->text + vs, ve - vs);
-  if (!tt_strmap_get(&c->defs, k, strlen(k))) tt_strmap_put(&c->defs, k, v); /* first wins */
+  const char *old = tt_strmap_get(&c->defs, k, strlen(k));
+  /* Defined twice differently (per-platform #if branches): the value is not known. */
+  if (!old) tt_strmap_put(&c->defs, k, v);
+  else if (strcmp(old, v)) tt_strmap_put(&c->defs, k, TT_CONSTS_AMBIGUOUS);
   free(k);
   free(v);
 }
@@ -156,7 +162,7 @@ static int64_t parse_primary(parser *P) {
   if (isalpha((unsigned char)*s) || *s == '_') {
     while (P->p < P->end && (isalnum((unsigned char)*P->p) || *P->p == '_')) P->p++;
     const char *def = P->c ? tt_strmap_get(&P->c->defs, s, (size_t)(P->p - s)) : NULL;
-    if (!def || P->depth >= 16) return P->ok = false, 0;
+    if (!def || !strcmp(def, TT_CONSTS_AMBIGUOUS) || P->depth >= 16) return P->ok = false, 0;
     parser sub = {P->c, def, def + strlen(def), P->depth + 1, true};
     int64_t v = parse_or(&sub);
     skip_ws(&sub);

@@ -3,7 +3,8 @@
  * Collected from `#define NAME value` and `const`/`constexpr` integer declarations at
  * file scope, in the file itself and in the local headers it includes with quotes
  * (one level deep, next to the file). Values are evaluated on demand as C constant
- * expressions over integers. */
+ * expressions over integers. A name defined twice with different values (in per-platform
+ * `#if` branches, say) has no known value. */
 #ifndef TT_CONSTS_H
 #define TT_CONSTS_H
 

@@ -41,6 +41,7 @@ static const struct {
     {"any-of?", P_ANY_OF, false},
     {"not-any-of?", P_ANY_OF, true},
     {"tt-int-eq?", P_INT_EQ, false},
+    {"tt-not-int-eq?", P_INT_EQ, true},
     {"tt-inside?", P_INSIDE, false},
     {"tt-not-inside?", P_INSIDE, true},
     {"tt-in-function-match?", P_IN_FUNCTION_MATCH, false},

@@ -148,3 +148,57 @@ Test(facts, classifier_options_are_validated) {
   cr_expect(strstr(err, "`functions`: bad regex") != NULL, "%s", err);
   free(err);
 }
+
+Test(consts, ambiguous_definitions_have_no_value) {
+  tt_rule *r = tts_rule_of("cuda", "`{{v}}`", INT_EQ_16);
+  const char *code = "#ifdef __HIP_PLATFORM_AMD__\n#define HALF 32\n#else\n#define HALF 16\n#endif\n"
+                     "void f() { int o = HALF; }\n";
+  cr_expect_eq(tts_match(r, TT_LANG_CUDA, code, NULL), 0, "HALF is 16 or 32 depending on the platform");
+  cr_expect_eq(tts_match(r, TT_LANG_CUDA, "#define H 16\n#define H 16\nvoid f() { int o = H; }\n", NULL), 1,
+               "the same value twice is still known");
+  tt_rule_free(r);
+}
+
+Test(predicates, not_int_eq) {
+  tt_rule *r = tts_rule_of("cuda", "`{{v}}`",
+                           "query: |\n  ((init_declarator value: (number_literal) @v) (#tt-not-int-eq? @v 16 0x10))\n"
+                           "examples:\n  - match: \"int x = 15;\"\n");
+  cr_expect_eq(tts_match(r, TT_LANG_CUDA, "void f() { int a = 15, b = 0x10, c = 16, d = 17; }\n", NULL), 2);
+  tt_rule_free(r);
+}
+
+/* A classifier that reports only logical32 and lets helpers inherit from callers. */
+static tt_rule *inheriting_classifier(void) {
+  return tts_rule_of("cuda", "`{{function}}` {{label}}: {{reason}}",
+                     "analyzer: classify-functions\noptions:\n  fact: s\n  functions: \"__global__|__device__\"\n"
+                     "  default: native\n  report: [logical32]\n  inherit_from_callers: \"true\"\n"
+                     "  labels:\n    - label: logical32\n      when: \"&\\\\s*31\"\n      reason: lane ids from 32\n"
+                     "    - label: native\n      when: \"0x[fF]{16}\"\n      reason: 64-bit masks\n"
+                     "examples:\n  - match: \"__global__ void k() { int l = threadIdx.x & 31; }\"\n");
+}
+
+Test(facts, helpers_inherit_their_callers_label) {
+  tt_rule *r = inheriting_classifier();
+  tt_findings fs = {0};
+  const char *code = "__device__ float leaf(float v) { return v * warpSize; }\n"
+                     "__device__ float mid(float v) { return leaf(v); }\n"
+                     "__global__ void k(float *o) { int l = threadIdx.x & 31; o[l] = mid(o[l]); }\n"
+                     "__global__ void other(float *o) { o[0] = 1.f; }\n";
+  cr_assert_eq(tts_match(r, TT_LANG_CUDA, code, &fs), 3, "k, and mid and leaf through the call chain");
+  cr_expect(strstr(fs.items[0].message, "`leaf` logical32: called from `mid` (logical32)"), "%s", fs.items[0].message);
+  cr_expect(strstr(fs.items[1].message, "`mid` logical32: called from `k` (logical32)"), "%s", fs.items[1].message);
+  cr_expect(strstr(fs.items[2].message, "`k` logical32: lane ids from 32"), "%s", fs.items[2].message);
+  tt_findings_free(&fs);
+  tt_rule_free(r);
+}
+
+Test(facts, callers_that_disagree_leave_the_default) {
+  tt_rule *r = inheriting_classifier();
+  const char *code = "__device__ float h(float v) { return v * warpSize; }\n"
+                     "__global__ void a(float *o) { int l = threadIdx.x & 31; o[l] = h(o[l]); }\n"
+                     "__global__ void b(float *o) { o[0] = h(o[0]) + (0xffffffffffffffffull & 1); }\n"
+                     "__global__ void c(float *o) { o[0] = h(o[0]); }\n";
+  cr_expect_eq(tts_match(r, TT_LANG_CUDA, code, NULL), 1,
+               "only a: b has native evidence, so h keeps the default (c, with no evidence, has no say)");
+  tt_rule_free(r);
+}

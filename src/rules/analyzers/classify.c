@@ -21,6 +21,8 @@ typedef struct cls_opts {
   pcre2_code *functions;
   label_rule *labels;
   size_t n_labels;
+  tt_strmap report;      /* labels reported as findings; empty: all */
+  bool inherit;          /* default-labelled callees take their callers' label */
 } cls_opts;
 
 static void free_opts(void *p) {
@@ -34,6 +36,7 @@ static void free_opts(void *p) {
     if (o->labels[i].when) pcre2_code_free(o->labels[i].when);
   }
   free(o->labels);
+  tt_strmap_free(&o->report);
   free(o);
 }
 
@@ -65,13 +68,21 @@ static int load_label(struct fy_node *n, label_rule *l, char **err, struct fy_no
 }
 
 static void *compile_opts(struct fy_node *opts, char **err, struct fy_node **at) {
-  static const char *const keys[] = {"fact", "functions", "default", "labels", NULL};
+  static const char *const keys[] = {"fact", "functions", "default", "labels", "report", "inherit_from_callers", NULL};
   cls_opts *o = tt_xcalloc(1, sizeof *o);
-  char *functions = NULL;
+  char *functions = NULL, *inherit = NULL;
   if (tt_opts_check_keys(opts, keys, err, at) < 0 || tt_opts_string(opts, "fact", &o->fact, err, at) < 0 ||
       tt_opts_string(opts, "functions", &functions, err, at) < 0 ||
-      tt_opts_string(opts, "default", &o->def, err, at) < 0)
+      tt_opts_string(opts, "default", &o->def, err, at) < 0 || tt_opts_set(opts, "report", &o->report, err, at) < 0 ||
+      tt_opts_string(opts, "inherit_from_callers", &inherit, err, at) < 0)
     goto bad;
+  if (inherit && strcmp(inherit, "true") && strcmp(inherit, "false")) {
+    *err = tt_xstrdup("`inherit_from_callers` must be true or false");
+    free(inherit);
+    goto bad;
+  }
+  o->inherit = inherit && !strcmp(inherit, "true");
+  free(inherit);
   if (!o->fact || !functions || !o->def) {
     *err = tt_xstrdup("needs `fact`, `functions`, `default` and `labels`");
     goto bad;
@@ -104,47 +115,119 @@ static TSNode function_name(TSNode fn) {
   return ts_node_child_by_field_name(d, "declarator", 10);
 }
 
+/* One classified function. Labels and reasons point into the options or the text. */
+typedef struct labelled {
+  uint32_t start, end, name_s, name_e;
+  const char *label, *reason, *evidence;
+  size_t evidence_len;
+  bool is_default;
+  char *inherited_reason; /* owned; set when the label came from callers */
+} labelled;
+
 typedef struct walk {
   const cls_opts *o;
-  tt_filectx *ctx;
-  tt_analyzer_emit emit;
-  void *ud;
+  const char *text;
+  labelled *fns;
+  size_t n, cap;
 } walk;
 
-static bool on_node(TSNode n, void *vw) {
+static bool on_function(TSNode n, void *vw) {
   walk *w = vw;
   if (strcmp(ts_node_type(n), "function_definition")) return true;
-  const char *text = w->ctx->tree->src->text;
   uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
   TSNode body = ts_node_child_by_field_name(n, "body", 4);
   uint32_t head_end = ts_node_is_null(body) ? e : ts_node_start_byte(body);
   size_t ms, me;
   TSNode name = function_name(n);
-  if (ts_node_is_null(name) || !tt_regex_find(w->o->functions, text + s, head_end - s, &ms, &me)) return true;
-  const char *label = w->o->def, *reason = "no rule matched", *ev = "";
-  size_t ev_len = 0;
+  if (ts_node_is_null(name) || !tt_regex_find(w->o->functions, w->text + s, head_end - s, &ms, &me)) return true;
+  labelled f = {s, e, ts_node_start_byte(name), ts_node_end_byte(name), w->o->def, "no rule matched", "", 0, true, NULL};
   for (size_t i = 0; i < w->o->n_labels; i++)
-    if (tt_regex_find(w->o->labels[i].when, text + s, e - s, &ms, &me)) {
-      label = w->o->labels[i].label;
-      reason = w->o->labels[i].reason;
-      ev = text + s + ms;
-      ev_len = me - ms;
+    if (tt_regex_find(w->o->labels[i].when, w->text + s, e - s, &ms, &me)) {
+      f.label = w->o->labels[i].label;
+      f.reason = w->o->labels[i].reason;
+      f.evidence = w->text + s + ms;
+      f.evidence_len = me - ms;
+      f.is_default = false;
       break;
     }
-  tt_filectx_add_fact(w->ctx, w->o->fact, s, e, label);
-  uint32_t ns = ts_node_start_byte(name), ne = ts_node_end_byte(name);
-  tt_binding b[] = {{"function", text + ns, ne - ns, ns, ne},
-                    {"label", label, strlen(label), ns, ne},
-                    {"reason", reason, strlen(reason), ns, ne},
-                    {"evidence", ev, ev_len, 0, 0}};
-  tt_analyzer_hit h = {ns, ne, b, 4, NULL, 0, false};
-  w->emit(w->ud, &h);
+  TT_PUSH(w->fns, w->n, w->cap, f);
   return true; /* nested functions (lambdas) get their own label */
 }
 
+/* The innermost classified function containing byte `at`, or NULL. */
+static labelled *function_at(walk *w, uint32_t at) {
+  labelled *best = NULL;
+  for (size_t i = 0; i < w->n; i++)
+    if (at >= w->fns[i].start && at < w->fns[i].end && (!best || w->fns[i].end - w->fns[i].start < best->end - best->start))
+      best = &w->fns[i];
+  return best;
+}
+
+typedef struct call_scan {
+  walk *w;
+  labelled *callee;
+  const char *label;   /* the first caller label seen */
+  const labelled *caller;
+  bool conflict;
+} call_scan;
+
+static bool on_call(TSNode n, void *vc) {
+  call_scan *c = vc;
+  if (strcmp(ts_node_type(n), "call_expression")) return true;
+  TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+  if (ts_node_is_null(fn) || strcmp(ts_node_type(fn), "identifier")) return true;
+  uint32_t s = ts_node_start_byte(fn), e = ts_node_end_byte(fn);
+  const labelled *callee = c->callee;
+  if (e - s != callee->name_e - callee->name_s || memcmp(c->w->text + s, c->w->text + callee->name_s, e - s)) return true;
+  labelled *caller = function_at(c->w, s);
+  if (!caller || caller == callee || caller->is_default) return true;
+  if (!c->label) c->label = caller->label, c->caller = caller;
+  else if (strcmp(c->label, caller->label)) c->conflict = true;
+  return true;
+}
+
+/* A helper with no evidence of its own follows the functions that call it, so that a
+ * `warpSize`-only helper of a logical32 kernel is ported as logical32 too. Repeats
+ * until nothing changes (chains of helpers); callers that disagree leave the default. */
+static void inherit_labels(walk *w, TSNode root) {
+  for (int round = 0; round < 8; round++) {
+    bool changed = false;
+    for (size_t i = 0; i < w->n; i++) {
+      labelled *f = &w->fns[i];
+      if (!f->is_default) continue;
+      call_scan c = {w, f, NULL, NULL, false};
+      tt_tree_walk(root, on_call, &c);
+      if (!c.label || c.conflict) continue;
+      f->label = c.label;
+      f->is_default = false;
+      f->inherited_reason = tt_xasprintf("called from `%.*s` (%s)", (int)(c.caller->name_e - c.caller->name_s),
+                                         w->text + c.caller->name_s, c.label);
+      f->reason = f->inherited_reason;
+      changed = true;
+    }
+    if (!changed) return;
+  }
+}
+
 static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *ud) {
-  walk w = {opts, ctx, emit, ud};
-  tt_tree_walk(ts_tree_root_node(ctx->tree->ts), on_node, &w);
+  const cls_opts *o = opts;
+  walk w = {o, ctx->tree->src->text, NULL, 0, 0};
+  TSNode root = ts_tree_root_node(ctx->tree->ts);
+  tt_tree_walk(root, on_function, &w);
+  if (o->inherit) inherit_labels(&w, root);
+  for (size_t i = 0; i < w.n; i++) {
+    const labelled *f = &w.fns[i];
+    tt_filectx_add_fact(ctx, o->fact, f->start, f->end, f->label);
+    if (o->report.n && !tt_strmap_get(&o->report, f->label, strlen(f->label))) continue;
+    tt_binding b[] = {{"function", w.text + f->name_s, f->name_e - f->name_s, f->name_s, f->name_e},
+                      {"label", f->label, strlen(f->label), f->name_s, f->name_e},
+                      {"reason", f->reason, strlen(f->reason), f->name_s, f->name_e},
+                      {"evidence", f->evidence, f->evidence_len, 0, 0}};
+    tt_analyzer_hit h = {f->name_s, f->name_e, b, 4, NULL, 0, false};
+    emit(ud, &h);
+  }
+  for (size_t i = 0; i < w.n; i++) free(w.fns[i].inherited_reason);
+  free(w.fns);
 }
 
 static const char *const bindings[] = {"function", "label", "reason", "evidence", NULL};
