@@ -189,7 +189,10 @@ char *tt_check_first_errors(const char *text, const char *kernel_path, int max_l
   size_t klen = kernel_path ? strlen(kernel_path) : 0;
   for (const char *line = text; *line;) {
     size_t n = line_len(line);
+    /* Linker failures name the missing symbol in "undefined reference" lines that come
+     * before collect2's "error" summary. */
     const char *hit = strstr(line, "error");
+    if (!hit || (size_t)(hit - line) >= n) hit = strstr(line, "undefined reference");
     if (!kernel_line && klen && n > klen && !strncmp(line, kernel_path, klen) && line[klen] == ':')
       kernel_line = line;
     if (hit && (size_t)(hit - line) < n && !start) start = line;
