@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Corpus proofs with `tiletrans check` (sim backend: CUDA reference at warp 32, HIP
+# candidate at warp 64). Three groups, each row an expected verdict (corpus/README.md):
+#   (a) port     every spec as is (tiletrans translates the source): PASS at warp 64
+#       port32   (CDNA) and, the same translation, at warp 32 (RDNA; `check --warp 32`).
+#   (b) renames  pitfall kernels with candidate = <name>.hipify64.hip (hipify output with
+#                only the _sync masks widened to 64 bits): MISMATCH or RUN-FAIL, never
+#                PASS. Kernels documented as unaffected (attention_vec_padded,
+#                rmsnorm_block; vector_add, fused_gelu, tiled_matmul, reduce_cg with their
+#                plain .hipify.hip): PASS.
+#   (c) mask32   <name>.hipify.hip that passes a 32-bit mask to a *_sync function:
+#                BUILD-FAIL with "The mask must be a 64-bit integer".
+# Usage: prove.sh PATH/TO/tiletrans [GROUP...]    (GROUP: port port32 renames mask32; default all)
+# Env: JOBS (default 2), HANG_TIMEOUT (seconds per side for groups b/c, default 10: the
+# cbrt_newton hang must end in RUN-FAIL by timeout), KEEP_TMP=1 keeps the work folder.
+set -u
+TT=$(realpath "$1"); shift
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 2
+GROUPS_WANTED=${*:-port port32 renames mask32}
+JOBS=${JOBS:-2}
+HANG_TIMEOUT=${HANG_TIMEOUT:-10}
+export NO_COLOR=1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tt-prove.XXXXXX")
+[ "${KEEP_TMP:-0}" = 1 ] && echo "work folder: $tmp" || trap 'rm -rf "$tmp"' EXIT
+export TILETRANS_CACHE_DIR="$tmp/cache"   # shared by all groups: references build once
+
+UNAFFECTED_HIPIFY="vector_add fused_gelu tiled_matmul reduce_cg"   # no _sync: .hipify.hip
+UNAFFECTED_HIPIFY64="attention_vec_padded rmsnorm_block"           # consistent 32-lane groups
+
+want() { case " $GROUPS_WANTED " in *" $1 "*) return 0;; esac; return 1; }
+has_sync_mask() {  # a renames-only file calls a masked *_sync function (its mask is 32-bit: hipify keeps it)
+  python3 - "$1" <<'EOF'
+import re, sys
+t = "\n".join(l for l in open(sys.argv[1]).read().splitlines() if not l.lstrip().startswith("//"))
+sync = re.search(r"__(shfl(_up|_down|_xor)?|ballot|any|all|match_\w+|reduce_\w+)_sync\s*\(", t)
+sys.exit(0 if sync else 1)
+EOF
+}
+
+# make_spec KERNEL LABEL CANDIDATE: a copy of the kernel's spec with absolute source and
+# the given candidate; prints its path.
+make_spec() {
+  local k=$1 label=$2 cand=$3
+  local d="$tmp/specs/$k.$label"
+  mkdir -p "$d"
+  python3 - "$ROOT/corpus/cuda/$k/check.yaml" "$d/check.yaml" "$k.$label" "$ROOT/corpus/cuda/$k" "$cand" <<'EOF'
+import re, sys
+src, dst, name, kdir, cand = sys.argv[1:]
+out, seen = [], set()
+for line in open(src).read().splitlines():
+    m = re.match(r"^(name|source|candidate):\s*(\S+)", line)
+    if m and m.group(1) == "name":
+        line = f"name: {name}"; seen.add("name")
+    elif m and m.group(1) == "source":
+        line = f"source: {kdir}/{m.group(2)}"; seen.add("source")
+        out.append(line); line = f"candidate: {kdir}/{cand}"
+    elif m and m.group(1) == "candidate":
+        continue
+    out.append(line)
+assert seen == {"name", "source"}, (src, seen)
+open(dst, "w").write("\n".join(out) + "\n")
+EOF
+  echo "$d/check.yaml"
+}
+
+# rows: group kernel candidate expect  (expect: PASS | NOTPASS (MISMATCH or RUN-FAIL) | MASK32)
+: >"$tmp/rows"
+specs_a=() specs_bc=()
+for dir in corpus/cuda/*/; do
+  k=$(basename "$dir")
+  [ -f "$dir/check.yaml" ] || continue
+  if want port; then echo "port $k tiletrans-translation PASS a64:$k" >>"$tmp/rows"; fi
+  if want port32; then echo "port32 $k tiletrans-translation PASS a32:$k" >>"$tmp/rows"; fi
+  if want port || want port32; then specs_a+=("$dir/check.yaml"); fi
+  if want renames; then
+    if [ -f "$dir/$k.hipify64.hip" ]; then
+      exp=NOTPASS; case " $UNAFFECTED_HIPIFY64 " in *" $k "*) exp=PASS;; esac
+      specs_bc+=("$(make_spec "$k" hipify64 "$k.hipify64.hip")")
+      echo "renames $k $k.hipify64.hip $exp bc:$k.hipify64" >>"$tmp/rows"
+    elif case " $UNAFFECTED_HIPIFY " in *" $k "*) true;; *) false;; esac; then
+      specs_bc+=("$(make_spec "$k" hipify "$k.hipify.hip")")
+      echo "renames $k $k.hipify.hip PASS bc:$k.hipify" >>"$tmp/rows"
+    else
+      echo "renames $k $k.hipify64.hip MISSING-FILE bc:$k.hipify64" >>"$tmp/rows"
+    fi
+  fi
+  if want mask32 && [ -f "$dir/$k.hipify.hip" ] && has_sync_mask "$dir/$k.hipify.hip"; then
+    if ! grep -q "^renames $k $k.hipify.hip" "$tmp/rows"; then
+      specs_bc+=("$(make_spec "$k" hipify "$k.hipify.hip")")
+    fi
+    echo "mask32 $k $k.hipify.hip MASK32 bc:$k.hipify" >>"$tmp/rows"
+  fi
+done
+
+start=$(date +%s)
+if want port; then
+  "$TT" check "${specs_a[@]}" --format json -j "$JOBS" >"$tmp/a64.json" 2>"$tmp/a64.err"
+fi
+if want port32; then
+  "$TT" check "${specs_a[@]}" --format json -j "$JOBS" --warp 32 >"$tmp/a32.json" 2>"$tmp/a32.err"
+fi
+if [ ${#specs_bc[@]} -gt 0 ]; then
+  "$TT" check "${specs_bc[@]}" --format json -j "$JOBS" --timeout "$HANG_TIMEOUT" >"$tmp/bc.json" 2>"$tmp/bc.err"
+fi
+elapsed=$(( $(date +%s) - start ))
+
+python3 - "$tmp" "$elapsed" <<'EOF'
+import json, os, re, sys
+tmp, elapsed = sys.argv[1], sys.argv[2]
+checks = {}
+for f in ("a64.json", "a32.json", "bc.json"):
+    p = os.path.join(tmp, f)
+    if not os.path.exists(p):
+        continue
+    try:
+        doc = json.load(open(p))
+    except Exception as e:
+        err = open(os.path.join(tmp, f[:-5] + ".err")).read()[-2000:]  # noqa
+        print(f"could not read `tiletrans check` JSON ({f}): {e}\n{err}")
+        continue
+    for c in doc.get("checks", []):
+        checks[f[:-5] + ":" + c["name"]] = c
+npass = nfail = 0
+rows = [l.split() for l in open(os.path.join(tmp, "rows")) if l.strip()]
+def detail(c):
+    if not c or c["status"] == "PASS":
+        return ""
+    msg = c.get("message") or ""
+    if c["status"] == "MISMATCH":
+        return "; ".join(f"{o['name']} {o.get('mismatches')}/{o.get('count')}"
+                         for o in c.get("outputs", []) if o.get("mismatches"))
+    m = re.search(r"\((?:cuda|hip)/warp\d+\): (\S+)", msg)
+    if c["status"] == "BUILD-FAIL" and "The mask must be a 64-bit integer" in msg:
+        return "64-bit mask static_assert"
+    if c["status"] in ("BUILD-FAIL", "TRANSLATE-FAIL"):
+        e = re.search(r"error: (.*)", msg)
+        if e:
+            return e.group(1)[:70]
+    return (m.group(1) if m else msg.splitlines()[0][:40] if msg else "")
+
+print(f"{'GROUP':8} {'KERNEL':22} {'CANDIDATE':34} {'EXPECTED':23} {'GOT':11} {'RESULT':6} DETAIL")
+failures = []
+for group, kernel, cand, expect, name in rows:
+    c = checks.get(name)
+    status = c["status"] if c else ("MISSING-FILE" if expect == "MISSING-FILE" else "NO-RESULT")
+    msg = (c.get("message") or "") if c else ""
+    exp_text = {"PASS": "PASS", "NOTPASS": "MISMATCH|RUN-FAIL",
+                "MASK32": "BUILD-FAIL(64-bit mask)"}.get(expect, expect)
+    if expect == "PASS":
+        ok = status == "PASS"
+    elif expect == "NOTPASS":
+        ok = status in ("MISMATCH", "RUN-FAIL")
+    elif expect == "MASK32":
+        ok = status == "BUILD-FAIL" and "The mask must be a 64-bit integer" in msg
+    else:
+        ok = False
+    if ok:
+        npass += 1
+    else:
+        nfail += 1
+        failures.append((group, kernel, cand, status, msg))
+    print(f"{group:8} {kernel:22} {cand:34} {exp_text:23} {status:11} {'ok' if ok else 'FAIL':6} {detail(c)}")
+for group, kernel, cand, status, msg in failures:
+    first = "\n".join(msg.splitlines()[:4])
+    print(f"\nFAIL {group} {kernel} ({cand}): {status}" + (f"\n    " + first.replace("\n", "\n    ") if first else ""))
+print(f"\n(check time {elapsed}s)")
+print(f"{npass} passed, {nfail} failed")
+sys.exit(1 if nfail else 0)
+EOF
