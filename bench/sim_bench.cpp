@@ -6,6 +6,7 @@
 #include "tt_sim_hip.h"
 
 #include <chrono>
+#include <cstring>
 #include <vector>
 
 static double now_ms()
@@ -79,6 +80,10 @@ static void row(const char *what, double sim, double native, const char *unit)
 int main(int argc, char **argv)
 {
     int threads = argc > 1 ? atoi(argv[1]) : 0;
+    // optional second argument: run only one part ("barrier", "shuffle",
+    // "vadd", "reduce"), e.g. under valgrind --tool=callgrind
+    const char *only = argc > 2 ? argv[2] : "";
+    auto want = [&](const char *part) { return !*only || strcmp(only, part) == 0; };
     tt_sim_config cfg;
     tt_sim_config_init(&cfg);
     cfg.warp = 64;
@@ -92,20 +97,24 @@ int main(int argc, char **argv)
     int *iout = (int *)tt_sim_alloc(4);
     const int nb = 64, iters = 200;
     cfg.grid.x = nb;
-    double t = best_of(3, [&] { TT_SIM_LAUNCH(barriers, cfg, iout, iters); });
+    double t = 0, tn = 0;
+    double per = 1e6 / ((double)nb * 256 * iters);
+    if (want("barrier")) {
+    t = best_of(3, [&] { TT_SIM_LAUNCH(barriers, cfg, iout, iters); });
     std::vector<int> acc(256);
-    double tn = best_of(3, [&] {
+    tn = best_of(3, [&] {
         for (int b = 0; b < nb; b++)
             for (int i = 0; i < iters; i++)
                 for (int x = 0; x < 256; x++)
                     acc[x] += i;
         sink = sink + acc[3];
     });
-    double per = 1e6 / ((double)nb * 256 * iters);
     row("__syncthreads: ns per thread per barrier", t * per, tn * per, "ns");
+    }
 
     // 2. shuffles
     float *fout = (float *)tt_sim_alloc(4);
+    if (want("shuffle")) {
     t = best_of(3, [&] { TT_SIM_LAUNCH(shuffles, cfg, fout, iters); });
     std::vector<float> v(256), w(256);
     tn = best_of(3, [&] {
@@ -121,6 +130,7 @@ int main(int argc, char **argv)
         sink = sink + v[5];
     });
     row("__shfl_xor: ns per lane per shuffle", t * per, tn * per, "ns");
+    }
 
     // 3. barrier-free kernel
     const int n = 1 << 20;
@@ -130,6 +140,7 @@ int main(int argc, char **argv)
         b[i] = 2 * i;
     }
     cfg.grid.x = n / 256;
+    if (want("vadd")) {
     t = best_of(3, [&] { TT_SIM_LAUNCH(vadd, cfg, a, b, c, n); });
     tn = best_of(3, [&] {
         for (int i = 0; i < n; i++)
@@ -137,12 +148,14 @@ int main(int argc, char **argv)
         sink = sink + c[7];
     });
     row("vector add (1M): ns per thread", t * 1e6 / n, tn * 1e6 / n, "ns");
+    }
 
     // 4. 1M-element shuffle reduction
     float *out = (float *)tt_sim_alloc(4);
     for (int i = 0; i < n; i++)
         a[i] = (float)(i % 5);
     tt_sim_result r;
+    if (want("reduce")) {
     t = best_of(3, [&] {
         *out = 0;
         r = TT_SIM_LAUNCH(reduce, cfg, a, out, n);
@@ -165,6 +178,7 @@ int main(int argc, char **argv)
         r = TT_SIM_LAUNCH(reduce, fast, a, out, n);
     });
     row("1M shuffle reduction, race check off: ms", t, tn, "ms");
+    }
     printf("reference (SEMANTICS.md, HIP-CPU on 2 cores): ~7 ns per thread per __syncthreads, "
            "39.5 ms for the 1M shuffle reduction, 0.96 ms vector add\n");
     return 0;

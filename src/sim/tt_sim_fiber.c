@@ -26,9 +26,10 @@ tt_sim_stack *tt_sim_stack_map(size_t size)
 {
     size_t ps = page_size();
     size = (size + ps - 1) & ~(ps - 1);
-    tt_sim_stack *s = calloc(1, sizeof *s);
+    tt_sim_stack *s = aligned_alloc(_Alignof(tt_sim_stack), sizeof *s);
     if (!s)
         return NULL;
+    memset(s, 0, sizeof *s);
     size_t total = size + ps;
     void *m = mmap(NULL, total, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
@@ -93,19 +94,18 @@ void tt_sim_fiber_make(tt_sim_stack *s, void (*entry)(void *), void *arg)
      * redzones */
     __asan_unpoison_memory_region(s->lo, (size_t)(s->hi - s->lo));
 #endif
-    /* Layout popped by tt_sim_switch_raw: r15 r14 r13 r12 rbx rbp, then the
-     * return address.  After the `ret`, rsp must be 16-byte aligned so that
-     * the `call` in tt_sim_fiber_entry enters `entry` with rsp % 16 == 8. */
+    /* The context (tt_sim_fiber.h) a switch loads: rsp = the top, 16-byte
+     * aligned, so that the `call` in tt_sim_fiber_entry enters `entry` with
+     * rsp % 16 == 8; nothing is written to the stack itself. */
     uintptr_t top = ((uintptr_t)s->hi - s->color) & ~(uintptr_t)15;
-    uint64_t *sp = (uint64_t *)top;
-    *--sp = (uint64_t)(uintptr_t)tt_sim_fiber_entry; /* popped: rsp = top, 16-aligned */
-    *--sp = 0;                                   /* rbp */
-    *--sp = 0;                                   /* rbx */
-    *--sp = (uint64_t)(uintptr_t)entry;          /* r12 */
-    *--sp = (uint64_t)(uintptr_t)arg;            /* r13 */
-    *--sp = 0;                                   /* r14 */
-    *--sp = 0;                                   /* r15 */
-    s->sp = sp;
+    s->sp = (void *)top;                          /* as after a `ret`: 16-aligned */
+    s->regs[0] = 0;                               /* rbp */
+    s->regs[1] = 0;                               /* rbx */
+    s->regs[2] = (uint64_t)(uintptr_t)entry;      /* r12 */
+    s->regs[3] = (uint64_t)(uintptr_t)arg;        /* r13 */
+    s->regs[4] = 0;                               /* r14 */
+    s->regs[5] = 0;                               /* r15 */
+    s->ip = (void *)(uintptr_t)tt_sim_fiber_entry;
 }
 #else
 void tt_sim_fiber_make(tt_sim_stack *s, void (*entry)(void *), void *arg)

@@ -27,7 +27,11 @@
 #endif
 
 typedef struct tt_sim_stack {
-    void *sp;                 /* saved stack pointer of the suspended fiber (asm) */
+    /* context of the suspended fiber (asm switch): rsp, rbp, rbx, r12..r15,
+     * rip -- one cache line, the only memory a switch touches per side */
+    void *sp;
+    uint64_t regs[6];
+    void *ip;
 #if !TT_SIM_FIBER_ASM
     ucontext_t uc;
 #endif
@@ -38,7 +42,7 @@ typedef struct tt_sim_stack {
     void *asan_fake;          /* ASan fake-stack handle while suspended */
     size_t color;             /* bytes left unused at the top (see tt_sim_stack_map) */
     struct tt_sim_stack *next_free;
-} tt_sim_stack;
+} __attribute__((aligned(64))) tt_sim_stack;
 
 /* Maps a stack of `size` usable bytes (rounded up to pages) plus a guard page.
  * Returns NULL on failure.  Free with tt_sim_stack_unmap(). */
@@ -73,9 +77,9 @@ void tt_sim_fiber_make(tt_sim_stack *s, void (*entry)(void *), void *arg);
 #include <sanitizer/common_interface_defs.h>
 #endif
 #if TT_SIM_FIBER_ASM
-void tt_sim_switch_raw(void **save_sp, void *next_sp);
-uint64_t tt_sim_switch_ret(void **save_sp, void *next_sp, uint64_t value);
-int tt_sim_switch_ret_i(void **save_sp, void *next_sp, uint64_t value);
+void tt_sim_switch_raw(tt_sim_stack *from, tt_sim_stack *to);
+uint64_t tt_sim_switch_ret(tt_sim_stack *from, tt_sim_stack *to, uint64_t value);
+int tt_sim_switch_ret_i(tt_sim_stack *from, tt_sim_stack *to, uint64_t value);
 #endif
 /* Switches that may be tail calls (no sanitizer bookkeeping around them). */
 #if TT_SIM_FIBER_ASM && !TT_SIM_ASAN
@@ -96,7 +100,7 @@ static inline void tt_sim_fiber_switch(tt_sim_stack *from, tt_sim_stack *to, int
     (void)from_dies;
 #endif
 #if TT_SIM_FIBER_ASM
-    tt_sim_switch_raw(&from->sp, to->sp);
+    tt_sim_switch_raw(from, to);
 #else
     swapcontext(&from->uc, &to->uc);
 #endif

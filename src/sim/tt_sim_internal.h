@@ -87,7 +87,8 @@ typedef struct tt_sim_worker {
     uint32_t live;                 /* threads not exited */
     uint32_t nready;               /* bits set in ready */
     uint32_t next_unstarted;       /* positions < this have started */
-    uint64_t ready[TT_SIM_MAX_THREADS / 64];
+    uint64_t ready[TT_SIM_MAX_THREADS / 64 + 1]; /* + a zero word: is_ready(nthreads)
+                                                    is valid (and false) */
     /* batch mode: kernel->run is running threads from position batch_start
      * on as plain calls; their exits are booked only when one blocks
      * (batch_sync) or the batch ends */
@@ -126,7 +127,7 @@ typedef struct tt_sim_worker {
     volatile sig_atomic_t in_kernel;
     stack_t altstack;
     uint64_t blocks_run;
-} tt_sim_worker;
+} __attribute__((aligned(128))) tt_sim_worker;
 
 typedef struct tt_sim_run {
     const tt_sim_kernel *k;

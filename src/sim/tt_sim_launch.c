@@ -345,7 +345,11 @@ static tt_sim_result run_schedule(const tt_sim_kernel *k, int batched, const tt_
     if ((uint64_t)nw > L.nblocks)
         nw = (int)L.nblocks;
     L.nworkers = nw;
-    L.workers = calloc((size_t)nw, sizeof *L.workers);
+    /* workers on cache lines of their own (each writes its own fields on
+     * every block and every switch) */
+    L.workers = aligned_alloc(128, (size_t)nw * sizeof *L.workers);
+    if (L.workers)
+        memset(L.workers, 0, (size_t)nw * sizeof *L.workers);
     int ok = L.workers != NULL;
     for (int i = 0; ok && i < nw; i++)
         ok = tt_sim_worker_init(&L.workers[i], &L, i) == 0;

@@ -32,6 +32,7 @@
 #include "tt_sim_internal.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,19 @@ static inline int is_ready(const tt_sim_worker *w, uint32_t pos)
 static inline void set_ready(tt_sim_worker *w, uint32_t pos)
 {
     w->ready[pos >> 6] |= 1ull << (pos & 63);
+}
+
+/* state, wait_kind, has_mask and pred of t in one store (they are adjacent
+ * bytes of the record: the hot paths write all four). */
+_Static_assert(offsetof(tt_sim_thread, wait_kind) == offsetof(tt_sim_thread, state) + 1 &&
+               offsetof(tt_sim_thread, has_mask) == offsetof(tt_sim_thread, state) + 2 &&
+               offsetof(tt_sim_thread, pred) == offsetof(tt_sim_thread, state) + 3,
+               "state bytes must be adjacent");
+static inline void set_wait(tt_sim_thread *t, uint32_t state, uint32_t kind, uint32_t has_mask,
+                            uint32_t pred)
+{
+    uint32_t v = state | kind << 8 | has_mask << 16 | pred << 24;
+    __builtin_memcpy((char *)t + offsetof(tt_sim_thread, state), &v, 4);
 }
 
 /* The true state of t (see the lazy-state invariant above). */
@@ -274,6 +288,28 @@ static inline uint64_t resume_value(const tt_sim_worker *w, const tt_sim_thread 
     return t->wait_kind >= BAR_KIND_BASE ? (uint64_t)(int64_t)w->bar_result : w->cres[t->linear];
 }
 
+/* Software prefetch of what the threads after position q will touch when
+ * they are resumed in turn (the fast paths resume q + 1 next): a pipeline
+ * over three steps, each reading only lines the previous steps fetched, so
+ * that the record, the saved context and the stack top of every resumed
+ * thread are in L1 by the time it runs.  order[] has PREFETCH_AHEAD
+ * padding entries, so q + 3 may pass the end of the block. */
+#define PREFETCH_AHEAD 4
+static inline void prefetch_ahead(const tt_sim_worker *w, uint32_t q)
+{
+    const tt_sim_thread *th = w->threads;
+    const uint32_t *ord = w->order;
+    __builtin_prefetch(&th[ord[q + 3]]);
+    const tt_sim_stack *s2 = th[ord[q + 2]].stack;
+    if (s2)
+        __builtin_prefetch(s2);
+    const tt_sim_thread *t1 = &th[ord[q + 1]];
+    const tt_sim_stack *s1 = t1->stack;
+    if (s1)
+        __builtin_prefetch(s1->sp);
+    __builtin_prefetch(&w->cres[t1->linear]);
+}
+
 /* Makes `next` (released) the running thread; the caller then switches to
  * its stack, passing resume_value(). */
 static inline tt_sim_stack *prepare_resume(tt_sim_worker *w, tt_sim_thread *next)
@@ -290,7 +326,7 @@ static inline void switch_to(tt_sim_stack *mine, tt_sim_stack *to, int dies, uin
 {
 #if TT_SIM_FAST_SWITCH
     (void)dies;
-    tt_sim_switch_ret(&mine->sp, to->sp, value);
+    tt_sim_switch_ret(mine, to, value);
 #else
     (void)value;
     tt_sim_fiber_switch(mine, to, dies);
@@ -345,7 +381,7 @@ static void block_and_schedule(tt_sim_worker *w, tt_sim_thread *self)
         }                                                                                 \
         tt_sim_thread *next = take_ready(w, q);                                           \
         uint64_t v = resume_value(w, next);                                               \
-        return SWITCH(&mine->sp, prepare_resume(w, next)->sp, v);                         \
+        return SWITCH(mine, prepare_resume(w, next), v);                                 \
     }
 DEFINE_BLOCK_FAST(block_fast, uint64_t, tt_sim_switch_ret)
 DEFINE_BLOCK_FAST(block_fast_i, int, tt_sim_switch_ret_i)
@@ -426,8 +462,10 @@ inactive_read(tt_sim_worker *w, const tt_sim_warp *wp, uint32_t l)
 /* Marks the lanes of g released. */
 static inline void release_lanes(tt_sim_worker *w, tt_sim_warp *wp, uint64_t g)
 {
-    uint32_t n = (uint32_t)__builtin_popcountll(g);
-    if (wp->pos_first != UINT32_MAX && g == lanes_mask(wp->nlanes)) {
+    int whole = g == lanes_mask(wp->nlanes);
+    /* (without -mpopcnt __builtin_popcountll is a library call) */
+    uint32_t n = whole ? wp->nlanes : (uint32_t)__builtin_popcountll(g);
+    if (wp->pos_first != UINT32_MAX && whole) {
         /* the warp's lanes sit at consecutive schedule positions */
         uint32_t p = wp->pos_first, sh = p & 63;
         w->ready[p >> 6] |= g << sh;
@@ -438,7 +476,8 @@ static inline void release_lanes(tt_sim_worker *w, tt_sim_warp *wp, uint64_t g)
             set_ready(w, w->threads[wp->first + (uint32_t)__builtin_ctzll(x)].pos);
     }
     wp->blocked -= n;
-    wp->ncoll -= n;
+    if ((wp->ncoll -= n) == 0)
+        wp->coll_site = NULL; /* the fast paths test site == coll_site only */
     w->nready += n;
 }
 
@@ -732,14 +771,13 @@ uint64_t tt_sim_collective(const tt_sim_site *site, int kind, int has_mask, uint
     tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
     tt_sim_warp *wp = &w->warps[t->warp_id];
     uint32_t q = t->pos + 1, nc = wp->ncoll;
-    if (LIKELY(!w->batch && !pred_out && nc && site == wp->coll_site && kind == wp->coll_kind &&
-               wp->blocked + 1 < wp->live && q < w->next_unstarted && is_ready(w, q) &&
+    /* site == coll_site implies a lane waits (so not in batch mode), and a
+     * released position has started (is_ready(q) implies q < next_unstarted) */
+    if (LIKELY(!pred_out && site == wp->coll_site && kind == wp->coll_kind &&
+               wp->blocked + 1 < wp->live && is_ready(w, q) &&
                (!has_mask || ((mask >> t->lane) & 1)))) {
         uint32_t me = t->linear;
-        t->state = TT_T_COLL;
-        t->wait_kind = (uint8_t)kind;
-        t->has_mask = (uint8_t)(has_mask != 0);
-        t->pred = (uint8_t)(pred != 0);
+        set_wait(t, TT_T_COLL, (uint32_t)kind, has_mask != 0, pred != 0);
         t->wait_site = site;
         t->mask = mask;
         w->cval[me] = value;
@@ -748,11 +786,59 @@ uint64_t tt_sim_collective(const tt_sim_site *site, int kind, int has_mask, uint
         wp->blocked++;
         tt_sim_stack *mine = t->stack;
         tt_sim_thread *next = take_ready(w, q);
+        prefetch_ahead(w, q);
         uint64_t v = resume_value(w, next);
-        return tt_sim_switch_ret(&mine->sp, prepare_resume(w, next)->sp, v);
+        return tt_sim_switch_ret(mine, prepare_resume(w, next), v);
     }
 #endif
     return collective_slow(site, kind, has_mask, mask, value, src, pred, pred_out);
+}
+
+/* shfl_slow: tt_sim_shfl's operands are already in t's record and in
+ * cval/csrc (see below). */
+static __attribute__((noinline)) uint64_t shfl_slow(tt_sim_thread *t, int has_mask)
+{
+    tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
+    uint32_t me = t->linear;
+    return collective_slow(t->wait_site, TT_SIM_COLL_SHFL, has_mask, t->mask, w->cval[me],
+                           w->csrc[me], 0, NULL);
+}
+
+/* tt_sim_collective for shuffles: the same fast path with fewer tests.  The
+ * operands are stored first, so that few values stay live and the fast path
+ * needs no callee-saved register: no push to this fiber's stack, whose line
+ * below the kernel's frame is usually not in L1. */
+uint64_t tt_sim_shfl(const tt_sim_site *site, int has_mask, uint64_t mask, uint64_t value,
+                     int32_t src)
+{
+    tt_sim_thread *t = tt_sim_cur;
+#if TT_SIM_FAST_SWITCH
+    tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
+    {
+        uint32_t me = t->linear;
+        t->wait_site = site;
+        t->mask = mask;
+        w->cval[me] = value;
+        w->csrc[me] = src;
+    }
+    tt_sim_warp *wp = &w->warps[t->warp_id];
+    uint32_t q = t->pos + 1;
+    if (LIKELY(site == wp->coll_site && wp->coll_kind == TT_SIM_COLL_SHFL &&
+               wp->blocked + 1 < wp->live && is_ready(w, q) &&
+               (!has_mask || ((t->mask >> t->lane) & 1)))) {
+        set_wait(t, TT_T_COLL, TT_SIM_COLL_SHFL, has_mask != 0, 0);
+        wp->ncoll++;
+        wp->blocked++;
+        tt_sim_stack *mine = t->stack;
+        tt_sim_thread *next = take_ready(w, q);
+        prefetch_ahead(w, q);
+        uint64_t v = resume_value(w, next);
+        return tt_sim_switch_ret(mine, prepare_resume(w, next), v);
+    }
+    return shfl_slow(t, has_mask);
+#else
+    return collective_slow(site, TT_SIM_COLL_SHFL, has_mask, mask, value, src, 0, NULL);
+#endif
 }
 
 /* ---------------------------------------------------------------- barrier */
@@ -861,18 +947,19 @@ int tt_sim_syncthreads(const tt_sim_site *site, int kind, int pred)
     tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
     tt_sim_warp *wp = &w->warps[t->warp_id];
     uint32_t q = t->pos + 1, bw = w->bar_waiting;
-    if (LIKELY(!w->batch && kind == TT_SIM_BAR_PLAIN && bw && site == w->bar_site &&
+    /* is_ready(q) implies q < next_unstarted and not batch mode */
+    if (LIKELY(kind == TT_SIM_BAR_PLAIN && bw && site == w->bar_site &&
                bw + 1 < w->live && (wp->blocked + 1 < wp->live || !wp->ncoll) &&
-               q < w->next_unstarted && is_ready(w, q))) {
-        t->state = TT_T_BARRIER;
-        t->wait_kind = BAR_KIND_BASE + TT_SIM_BAR_PLAIN;
+               is_ready(w, q))) {
+        set_wait(t, TT_T_BARRIER, BAR_KIND_BASE + TT_SIM_BAR_PLAIN, 0, 0);
         t->wait_site = site;
         wp->blocked++;
         w->bar_waiting = bw + 1;
         tt_sim_stack *mine = t->stack;
         tt_sim_thread *next = take_ready(w, q);
+        prefetch_ahead(w, q);
         uint64_t v = resume_value(w, next);
-        return tt_sim_switch_ret_i(&mine->sp, prepare_resume(w, next)->sp, v);
+        return tt_sim_switch_ret_i(mine, prepare_resume(w, next), v);
     }
 #endif
     return syncthreads_slow(site, kind, pred);
@@ -974,6 +1061,7 @@ static void setup_block(tt_sim_worker *w, uint64_t b)
         wp->live = wp->nlanes;
         wp->blocked = 0;
         wp->ncoll = 0;
+        wp->coll_site = NULL;
         wp->coll_mixed = 0;
     }
     if (w->L->sched == TT_SIM_SCHED_RANDOM) {
@@ -1021,7 +1109,7 @@ int tt_sim_worker_init(tt_sim_worker *w, tt_sim_run *L, int index)
     w->run = L->run;
     uint32_t n = cfg->block.x * cfg->block.y * cfg->block.z;
     w->threads = aligned_alloc(64, (size_t)n * sizeof *w->threads);
-    w->order = calloc(n, sizeof *w->order);
+    w->order = calloc(n + PREFETCH_AHEAD, sizeof *w->order); /* + zeros read by prefetch_ahead */
     w->cval = calloc(n, sizeof *w->cval);
     w->cres = calloc(n, sizeof *w->cres);
     w->csrc = calloc(n, sizeof *w->csrc);
@@ -1137,14 +1225,27 @@ void tt_sim_worker_run(tt_sim_worker *w)
         tt_sim_self_worker = NULL;
         return;
     }
+    /* Blocks are taken in chunks of consecutive ones (guided: a fraction of
+     * what is left), so that the workers rarely touch the shared counter
+     * and each streams through its own part of the buffers. */
+    uint64_t b = 0, bend = 0, nb = L->nblocks, div = 4 * (uint64_t)L->nworkers;
     for (;;) {
         if (atomic_load_explicit(&L->abort, memory_order_relaxed))
             break;
-        uint64_t b = atomic_fetch_add(&L->next_block, 1);
-        if (b >= L->nblocks)
-            break;
+        if (b == bend) {
+            uint64_t taken = atomic_load_explicit(&L->next_block, memory_order_relaxed);
+            uint64_t chunk = taken < nb ? (nb - taken) / div : 1;
+            if (chunk < 1)
+                chunk = 1;
+            else if (chunk > 256)
+                chunk = 256;
+            b = atomic_fetch_add(&L->next_block, chunk);
+            if (b >= nb)
+                break;
+            bend = b + chunk < nb ? b + chunk : nb;
+        }
         w->in_kernel = 1;
-        run_one_block(w, b);
+        run_one_block(w, b++);
         w->in_kernel = 0;
     }
     tt_sim_self_worker = NULL;

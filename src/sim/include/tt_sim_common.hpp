@@ -98,7 +98,7 @@ inline T shfl_value(const tt_sim_site *site, int has_mask, uint64_t mask, T v, i
     if constexpr (sizeof(T) <= 8) {
         uint64_t u = 0;
         std::memcpy(&u, &v, sizeof(T));
-        u = tt_sim_collective(site, TT_SIM_COLL_SHFL, has_mask, mask, u, src, 0, nullptr);
+        u = tt_sim_shfl(site, has_mask, mask, u, src);
         T r;
         std::memcpy(&r, &u, sizeof(T));
         return r;
@@ -108,7 +108,7 @@ inline T shfl_value(const tt_sim_site *site, int has_mask, uint64_t mask, T v, i
         for (size_t i = 0; i < sizeof b; i += 8) {
             uint64_t u;
             std::memcpy(&u, b + i, 8);
-            u = tt_sim_collective(site, TT_SIM_COLL_SHFL, has_mask, mask, u, src, 0, nullptr);
+            u = tt_sim_shfl(site, has_mask, mask, u, src);
             std::memcpy(b + i, &u, 8);
         }
         T r;

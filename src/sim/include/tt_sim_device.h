@@ -96,6 +96,11 @@ int tt_sim_syncthreads(const tt_sim_site *site, int kind, int pred);
 uint64_t tt_sim_collective(const tt_sim_site *site, int kind, int has_mask, uint64_t mask,
                            uint64_t value, int32_t src, int pred, int *pred_out);
 
+/* The same for TT_SIM_COLL_SHFL (pred 0, no pred_out): every argument in a
+ * register, the hot path of shuffle-heavy kernels. */
+uint64_t tt_sim_shfl(const tt_sim_site *site, int has_mask, uint64_t mask, uint64_t value,
+                     int32_t src);
+
 /* Offset of a static __shared__ declaration in the per-block arena; registers
  * it on first use (thread-safe).  Fails the launch if the arena overflows. */
 size_t tt_sim_shared_register(const char *file, int line, const char *name,
