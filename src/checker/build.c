@@ -43,10 +43,6 @@ static int hash_file(tt_check_sha256 *h, const char *path) {
   return 0;
 }
 
-static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int has_ext(const char *name, const char *const *exts) {
   const char *dot = strrchr(name, '.');
   if (!dot) return 0;
@@ -58,24 +54,10 @@ static int has_ext(const char *name, const char *const *exts) {
 /* Hashes the regular files of dir (sorted, so the key does not depend on readdir
  * order); recursive when `recurse`; only the given extensions when exts != NULL. */
 static void hash_dir(tt_check_sha256 *h, const char *dir, const char *const *exts, int recurse) {
-  DIR *d = opendir(dir);
-  if (!d) return;
-  char **names = NULL;
-  size_t n = 0, cap = 0;
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    if (e->d_name[0] == '.') continue;
-    if (n == cap) {
-      char **nn = realloc(names, (cap = cap ? cap * 2 : 32) * sizeof *names);
-      if (!nn) break;
-      names = nn;
-    }
-    names[n++] = strdup(e->d_name);
-  }
-  closedir(d);
-  qsort(names, n, sizeof *names, cmp_str);
+  size_t n;
+  char **names = tt_fs_list(dir, &n);
   for (size_t i = 0; i < n; i++) {
-    char *p = names[i] ? tt_xasprintf("%s/%s", dir, names[i]) : NULL;
+    char *p = names[i][0] == '.' ? NULL : tt_xasprintf("%s/%s", dir, names[i]);
     struct stat st;
     if (p && stat(p, &st) == 0) {
       if (S_ISDIR(st.st_mode) && recurse) hash_dir(h, p, exts, recurse);

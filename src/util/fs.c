@@ -153,9 +153,10 @@ static int cmp_names(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void walk_dir(const char *dir, tt_fs_filter want, tt_fs_visit visit, void *ctx) {
+char **tt_fs_list(const char *dir, size_t *n_out) {
   DIR *d = opendir(dir);
-  if (!d) return;
+  *n_out = 0;
+  if (!d) return NULL;
   char **names = NULL;
   size_t n = 0, cap = 0;
   struct dirent *e;
@@ -164,7 +165,14 @@ static void walk_dir(const char *dir, tt_fs_filter want, tt_fs_visit visit, void
     TT_PUSH(names, n, cap, tt_xstrdup(e->d_name));
   }
   closedir(d);
-  qsort(names, n, sizeof *names, cmp_names);
+  if (n) qsort(names, n, sizeof *names, cmp_names);
+  *n_out = n;
+  return names;
+}
+
+static void walk_dir(const char *dir, tt_fs_filter want, tt_fs_visit visit, void *ctx) {
+  size_t n;
+  char **names = tt_fs_list(dir, &n);
   for (size_t i = 0; i < n; i++) {
     char *path = tt_fs_join(dir, names[i]);
     struct stat st;

@@ -31,6 +31,11 @@ typedef bool (*tt_fs_filter)(const char *path, void *ctx);
 typedef void (*tt_fs_visit)(const char *path, void *ctx);
 int tt_fs_walk(const char *root, tt_fs_filter want, tt_fs_visit visit, void *ctx, char **err);
 
+/* The names in folder `dir` (without "." and ".."), sorted; *n receives the count.
+ * NULL (and *n = 0) when the folder cannot be read. Caller frees each name and the
+ * array. */
+char **tt_fs_list(const char *dir, size_t *n);
+
 /* Joins a folder and a relative path with one '/'. Caller frees. */
 char *tt_fs_join(const char *dir, const char *rel);
 /* The folder part of a path ("." when none). Caller frees. */
