@@ -247,9 +247,12 @@ static void symbolize(tt_sim_run *L)
                 rest += strlen(prefix);
             char old[sizeof r->message];
             snprintf(old, sizeof old, "%s", rest);
-            snprintf(r->file, sizeof r->file, "%s", file);
+            /* Both fields are fixed-size parts of the result; a long path or message
+             * is cut, deliberately (the return values say by how much). */
+            if (snprintf(r->file, sizeof r->file, "%s", file) >= (int)sizeof r->file) r->file[sizeof r->file - 1] = 0;
             r->line = ln;
-            snprintf(r->message, sizeof r->message, "%s:%d: %s", file, ln, old);
+            if (snprintf(r->message, sizeof r->message, "%s:%d: %s", file, ln, old) >= (int)sizeof r->message)
+                r->message[sizeof r->message - 1] = 0;
         }
     }
     if (L->other_ip) {
