@@ -223,7 +223,7 @@ static int addr_to_line(void *ip, int exact, char *file, size_t flen)
         base = base ? base + 1 : line;
         if (ln <= 0 || strncmp(base, "tt_sim_", 7) == 0)
             continue;
-        snprintf(file, flen, "%s", line);
+        if (snprintf(file, flen, "%s", line) >= (int)flen) file[flen - 1] = 0; /* cut: fixed-size */
         found = ln;
     }
     while (fgets(line, sizeof line, p))
