@@ -54,7 +54,8 @@ void tt_rule_free(tt_rule *r) {
   free(r->message);
   free(r->explain);
   free(r->query_text);
-  if (r->query) ts_query_delete(r->query);
+  for (size_t i = 0; i < r->n_captures; i++) free(r->captures[i]);
+  free(r->captures);
   free(r->range_capture);
   if (r->analyzer && r->analyzer_opts) r->analyzer->free_options(r->analyzer_opts);
   free(r->fix_description);

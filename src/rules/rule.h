@@ -75,8 +75,9 @@ typedef struct tt_rule {
 
   char *query_text;            /* NULL for analyzer rules */
   uint32_t query_line;         /* line in the rule file where the query text starts */
-  TSQuery *query;              /* this rule alone; used to validate and by test-rules */
-  char *range_capture;         /* NULL: `match` if defined, else each pattern's first */
+  char **captures;             /* the query's capture names in order of first use */
+  size_t n_captures;
+  char *range_capture;         /* NULL: `match` if defined, else the first capture */
 
   const struct tt_analyzer *analyzer; /* NULL for query rules */
   void *analyzer_opts;                /* compiled options, owned; freed by the analyzer */

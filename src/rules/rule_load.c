@@ -1,5 +1,6 @@
 #include "rules/rule_load.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 /* Loading state: the rule being built and where errors go. */
 typedef struct loader {
   const char *path;
+  bool compile;       /* compile the query alone to validate it (else: the rulebook does) */
   const char *text;   /* the rule file's text, to find the indentation of block scalars */
   tt_rule *rule;
   char **err;
@@ -135,17 +137,41 @@ static bool pattern_has_capture(const TSQuery *q, uint32_t pattern) {
   return false;
 }
 
-static int load_query(loader *L, struct fy_node *root) {
+static void add_capture(tt_rule *r, const char *name, size_t len) {
+  for (size_t i = 0; i < r->n_captures; i++)
+    if (strlen(r->captures[i]) == len && memcmp(r->captures[i], name, len) == 0) return;
+  r->captures = tt_xrealloc(r->captures, (r->n_captures + 1) * sizeof *r->captures);
+  r->captures[r->n_captures++] = tt_xstrndup(name, len);
+}
+
+/* Capture names of a query read from its text: `@name` outside strings and `;`
+ * comments, in order of first appearance (the order tree-sitter numbers them in). */
+static void scan_captures(tt_rule *r, const char *q) {
+  for (const char *p = q; *p;) {
+    if (*p == ';') {
+      while (*p && *p != '\n') p++;
+    } else if (*p == '"') {
+      for (p++; *p && *p != '"'; p++)
+        if (*p == '\\' && p[1]) p++;
+      if (*p) p++;
+    } else if (*p == '@') {
+      const char *s = ++p;
+      while (*p && (isalnum((unsigned char)*p) || *p == '_' || *p == '-' || *p == '.')) p++;
+      if (p > s) add_capture(r, s, (size_t)(p - s));
+    } else {
+      p++;
+    }
+  }
+}
+
+/* Compiles the rule's query alone and checks every pattern, for precise errors. */
+static int compile_query(loader *L, struct fy_node *qn) {
   tt_rule *r = L->rule;
-  struct fy_node *qn = fy_node_mapping_lookup_by_string(root, "query", FY_NT);
   int line, col;
-  tt_yaml_pos(qn, &line, &col);
-  r->query_line = (uint32_t)line;
   uint32_t off;
   TSQueryError qerr;
-  r->query = ts_query_new(tt_lang_grammar(r->language), r->query_text,
-                          (uint32_t)strlen(r->query_text), &off, &qerr);
-  if (!r->query) {
+  TSQuery *q = ts_query_new(tt_lang_grammar(r->language), r->query_text, (uint32_t)strlen(r->query_text), &off, &qerr);
+  if (!q) {
     query_pos(L, qn, r->query_text, off, &line, &col);
     size_t n = strcspn(r->query_text + off, " \t\n()");
     *L->err = tt_xasprintf("%s:%d:%d: key `query`: %s at `%.*s` (language %s)", L->path, line, col,
@@ -153,37 +179,47 @@ static int load_query(loader *L, struct fy_node *root) {
                            tt_lang_name(r->language));
     return -1;
   }
-  uint32_t n_patterns = ts_query_pattern_count(r->query);
-  if (n_patterns == 0) return fail_at(L, qn, "key `query` has no pattern");
-  for (uint32_t p = 0; p < n_patterns; p++) {
+  int rc = 0;
+  uint32_t n_patterns = ts_query_pattern_count(q);
+  if (n_patterns == 0) rc = fail_at(L, qn, "key `query` has no pattern");
+  for (uint32_t p = 0; p < n_patterns && rc == 0; p++) {
     /* A predicate written after a pattern's closing parenthesis is a pattern of its own
      * that captures nothing and matches everywhere: the classic query mistake. */
     uint32_t n_steps;
-    ts_query_predicates_for_pattern(r->query, p, &n_steps);
-    if (!pattern_has_capture(r->query, p)) {
-      query_pos(L, qn, r->query_text, ts_query_start_byte_for_pattern(r->query, p), &line, &col);
+    ts_query_predicates_for_pattern(q, p, &n_steps);
+    if (!pattern_has_capture(q, p)) {
+      query_pos(L, qn, r->query_text, ts_query_start_byte_for_pattern(q, p), &line, &col);
       *L->err = tt_xasprintf("%s:%d:%d: key `query`: pattern %u captures nothing%s", L->path, line, col, p + 1,
                              n_steps ? "; put predicates inside the pattern's parentheses: ((node) @cap (#eq? @cap \"x\"))"
                                      : "; capture the node to report");
-      return -1;
+      rc = -1;
+      break;
     }
     tt_pred_list pl;
     char *perr = NULL;
-    if (tt_preds_compile(r->query, p, &pl, &perr) < 0) {
-      query_pos(L, qn, r->query_text, ts_query_start_byte_for_pattern(r->query, p), &line, &col);
+    if (tt_preds_compile(q, p, &pl, &perr) < 0) {
+      query_pos(L, qn, r->query_text, ts_query_start_byte_for_pattern(q, p), &line, &col);
       *L->err = tt_xasprintf("%s:%d:%d: key `query`: %s", L->path, line, col, perr);
       free(perr);
-      return -1;
+      rc = -1;
+      break;
     }
     tt_preds_free(&pl);
   }
-  uint32_t n_caps = ts_query_capture_count(r->query);
-  for (uint32_t i = 0; i < n_caps; i++) {
-    uint32_t len;
-    const char *name = ts_query_capture_name_for_id(r->query, i, &len);
-    TT_PUSH(L->names, L->n_names, L->names_cap, name);
-  }
-  if (n_caps == 0) return fail_at(L, qn, "key `query` captures nothing; capture the node to report");
+  ts_query_delete(q);
+  return rc;
+}
+
+static int load_query(loader *L, struct fy_node *root) {
+  tt_rule *r = L->rule;
+  struct fy_node *qn = fy_node_mapping_lookup_by_string(root, "query", FY_NT);
+  int line, col;
+  tt_yaml_pos(qn, &line, &col);
+  r->query_line = (uint32_t)line;
+  if (L->compile && compile_query(L, qn) < 0) return -1;
+  scan_captures(r, r->query_text);
+  if (r->n_captures == 0) return fail_at(L, qn, "key `query` captures nothing; capture the node to report");
+  for (size_t i = 0; i < r->n_captures; i++) TT_PUSH(L->names, L->n_names, L->names_cap, r->captures[i]);
   return 0;
 }
 
@@ -415,11 +451,11 @@ static int load_matcher(loader *L, struct fy_node *root) {
   return check_template(L, fy_node_mapping_lookup_by_string(root, "message", FY_NT), "message", r->message);
 }
 
-static tt_rule *load_doc(const char *path, const char *text, struct fy_document *doc, char **err) {
+static tt_rule *load_doc(const char *path, const char *text, struct fy_document *doc, bool compile, char **err) {
   static const char *const keys[] = {"id", "target", "language", "category", "severity", "summary",
                                      "message", "explain", "query", "range", "analyzer", "options",
                                      "fix", "examples", "references", NULL};
-  loader L = {.path = path, .text = text, .err = err};
+  loader L = {.path = path, .compile = compile, .text = text, .err = err};
   L.rule = tt_xcalloc(1, sizeof *L.rule);
   L.rule->file = tt_xstrdup(path);
   struct fy_node *root = fy_document_root(doc);
@@ -443,19 +479,23 @@ out:
   return L.rule;
 }
 
-tt_rule *tt_rule_load_text(const char *path, const char *text, char **err) {
+static tt_rule *load_text(const char *path, const char *text, bool compile, char **err) {
   struct fy_document *doc = tt_yaml_load(path, text, err);
   if (!doc) return NULL;
-  tt_rule *r = load_doc(path, text, doc, err);
+  tt_rule *r = load_doc(path, text, doc, compile, err);
   fy_document_destroy(doc);
   return r;
 }
 
-tt_rule *tt_rule_load(const char *path, char **err) {
+static tt_rule *load_file(const char *path, bool compile, char **err) {
   char *text;
   size_t len;
   if (tt_fs_read(path, &text, &len, err) < 0) return NULL;
-  tt_rule *r = tt_rule_load_text(path, text, err);
+  tt_rule *r = load_text(path, text, compile, err);
   free(text);
   return r;
 }
+
+tt_rule *tt_rule_load_text(const char *path, const char *text, char **err) { return load_text(path, text, true, err); }
+tt_rule *tt_rule_load(const char *path, char **err) { return load_file(path, true, err); }
+tt_rule *tt_rule_load_deferred(const char *path, char **err) { return load_file(path, false, err); }

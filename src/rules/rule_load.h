@@ -12,4 +12,10 @@ tt_rule *tt_rule_load(const char *path, char **err);
 /* Same, from text in memory; `path` is used in messages. */
 tt_rule *tt_rule_load_text(const char *path, const char *text, char **err);
 
+/* Like tt_rule_load but without compiling the query on its own: compiling costs about
+ * the same for a small query as for a large one, so the rulebook compiles all rules of
+ * a language together and calls tt_rule_load only to pinpoint an error. Everything
+ * else (keys, types, templates against the query's capture names) is validated. */
+tt_rule *tt_rule_load_deferred(const char *path, char **err);
+
 #endif

@@ -21,7 +21,7 @@ static bool is_rule_file(const char *path, void *ctx) {
 static void load_one(const char *path, void *vctx) {
   load_ctx *ctx = vctx;
   char *err = NULL;
-  tt_rule *r = tt_rule_load(path, &err);
+  tt_rule *r = tt_rule_load_deferred(path, &err); /* queries compile together, below */
   if (!r) {
     tt_buf_printf(&ctx->errors, "%s\n", err);
     free(err);
@@ -57,46 +57,54 @@ static int64_t capture_id(const TSQuery *q, const char *name) {
  * else the rule's first capture. */
 static const char *range_name(const tt_rule *r) {
   if (r->range_capture) return r->range_capture;
-  if (capture_id(r->query, "match") >= 0) return "match";
-  uint32_t len;
-  return ts_query_capture_name_for_id(r->query, 0, &len);
+  for (size_t i = 0; i < r->n_captures; i++)
+    if (strcmp(r->captures[i], "match") == 0) return "match";
+  return r->captures[0];
 }
 
-/* Compiles `text` (the concatenated queries of `rules`) and maps patterns to rules. */
+static bool pattern_has_capture(const TSQuery *q, uint32_t pattern) {
+  uint32_t n = ts_query_capture_count(q);
+  for (uint32_t i = 0; i < n; i++)
+    if (ts_query_capture_quantifier_for_id(q, pattern, i) != TSQuantifierZero) return true;
+  return false;
+}
+
+/* Compiles `text`, the queries of `rules` concatenated, rule i's starting at byte
+ * starts[i], and maps each pattern to its rule by where the pattern starts. Fails on
+ * any query error, predicate error or pattern without captures; the caller then loads
+ * the rules one by one to say which is at fault. */
 static int queryset_build(tt_queryset *qs, tt_lang lang, const char *text, const tt_rule *const *rules,
-                          size_t n_rules, char **err) {
+                          const uint32_t *starts, size_t n_rules, char **err) {
   uint32_t off;
   TSQueryError qerr;
   memset(qs, 0, sizeof *qs);
   qs->query = ts_query_new(tt_lang_grammar(lang), text, (uint32_t)strlen(text), &off, &qerr);
   if (!qs->query) {
-    *err = tt_xasprintf("combining the %s rules into one query failed at byte %u", tt_lang_name(lang), off);
+    *err = tt_xasprintf("the %s rules do not compile together (byte %u)", tt_lang_name(lang), off);
     return -1;
   }
   qs->n_patterns = ts_query_pattern_count(qs->query);
   qs->pattern_rule = tt_xcalloc(qs->n_patterns, sizeof *qs->pattern_rule);
   qs->preds = tt_xcalloc(qs->n_patterns, sizeof *qs->preds);
   qs->range_capture = tt_xcalloc(qs->n_patterns, sizeof *qs->range_capture);
-  uint32_t p = 0;
-  for (size_t i = 0; i < n_rules; i++) {
-    uint32_t k = ts_query_pattern_count(rules[i]->query);
-    int64_t cap = capture_id(qs->query, range_name(rules[i]));
-    for (uint32_t j = 0; j < k && p < qs->n_patterns; j++, p++) {
-      qs->pattern_rule[p] = rules[i];
-      qs->range_capture[p] = cap;
+  size_t r = 0;
+  for (uint32_t p = 0; p < qs->n_patterns; p++) {
+    uint32_t at = ts_query_start_byte_for_pattern(qs->query, p);
+    while (r + 1 < n_rules && starts[r + 1] <= at) r++;
+    qs->pattern_rule[p] = rules[r];
+    qs->range_capture[p] = capture_id(qs->query, range_name(rules[r]));
+    if (!pattern_has_capture(qs->query, p)) {
+      *err = tt_xasprintf("%s: a pattern captures nothing", rules[r]->file);
+      return -1;
     }
-  }
-  if (p != qs->n_patterns) {
-    *err = tt_xasprintf("internal: %s patterns do not line up with their rules", tt_lang_name(lang));
-    return -1;
-  }
-  for (p = 0; p < qs->n_patterns; p++)
     if (tt_preds_compile(qs->query, p, &qs->preds[p], err) < 0) return -1;
+  }
   return 0;
 }
 
 int tt_queryset_init_rule(tt_queryset *qs, const tt_rule *rule, char **err) {
-  int rc = queryset_build(qs, rule->language, rule->query_text, &rule, 1, err);
+  const uint32_t start = 0;
+  int rc = queryset_build(qs, rule->language, rule->query_text, &rule, &start, 1, err);
   if (rc < 0) tt_queryset_free(qs);
   return rc;
 }
@@ -104,19 +112,38 @@ int tt_queryset_init_rule(tt_queryset *qs, const tt_rule *rule, char **err) {
 static int build_lang(tt_rulebook *book, tt_lang lang, char **err) {
   tt_buf text = {0};
   const tt_rule **rules = NULL;
-  size_t n = 0, cap = 0;
+  uint32_t *starts = NULL;
+  size_t n = 0, cap = 0, scap = 0, ns = 0;
   for (size_t i = 0; i < book->n_rules; i++) {
     const tt_rule *r = book->rules[i];
-    if (r->language != lang || !r->query) continue;
+    if (r->language != lang || !r->query_text) continue;
+    TT_PUSH(starts, ns, scap, (uint32_t)text.len);
     tt_buf_puts(&text, r->query_text);
     tt_buf_putc(&text, '\n');
     TT_PUSH(rules, n, cap, r);
   }
   int rc = 0;
-  if (n) rc = queryset_build(&book->by_lang[lang], lang, text.data, rules, n, err);
+  if (n) rc = queryset_build(&book->by_lang[lang], lang, text.data, rules, starts, n, err);
   tt_buf_free(&text);
   free(rules);
+  free(starts);
   return rc;
+}
+
+/* After the rules of `lang` failed to compile together: load each one alone, which
+ * names the file, line, column and key at fault. */
+static void explain_build_failure(const tt_rulebook *book, tt_lang lang, const char *combined_err, tt_buf *errors) {
+  size_t before = errors->len;
+  for (size_t i = 0; i < book->n_rules; i++) {
+    const tt_rule *r = book->rules[i];
+    if (r->language != lang || !r->query_text) continue;
+    char *err = NULL;
+    tt_rule *alone = tt_rule_load(r->file, &err);
+    if (alone) tt_rule_free(alone);
+    else tt_buf_printf(errors, "%s\n", err);
+    free(err);
+  }
+  if (errors->len == before) tt_buf_printf(errors, "%s\n", combined_err);
 }
 
 tt_rulebook *tt_rulebook_load(const char *const *dirs, size_t n_dirs, char **err) {
@@ -141,7 +168,7 @@ tt_rulebook *tt_rulebook_load(const char *const *dirs, size_t n_dirs, char **err
   for (int lang = 1; lang < TT_LANG_COUNT && ctx.errors.len == 0; lang++) {
     char *berr = NULL;
     if (build_lang(book, (tt_lang)lang, &berr) < 0) {
-      tt_buf_printf(&ctx.errors, "%s\n", berr);
+      explain_build_failure(book, (tt_lang)lang, berr, &ctx.errors);
       free(berr);
     }
   }
@@ -172,7 +199,7 @@ tt_rulebook *tt_rulebook_of_rule(const tt_rule *rule, const tt_rulebook *facts_f
     tt_rule *c = facts_from->rules[i];
     if (c != rule && c->analyzer && c->analyzer->classifier) book->rules[book->n_rules++] = c;
   }
-  if (rule->query && tt_queryset_init_rule(&book->by_lang[rule->language], rule, err) < 0) {
+  if (rule->query_text && tt_queryset_init_rule(&book->by_lang[rule->language], rule, err) < 0) {
     tt_rulebook_free(book);
     return NULL;
   }

@@ -1,0 +1,82 @@
+/* The rulebook compiles each language's queries together; errors still name the rule
+ * file, line, column and key; patterns map back to their rules. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/match.h"
+#include "rules/rulebook.h"
+#include "support.h"
+#include "util/fs.h"
+#include "util/util.h"
+
+static const char *RULE_FMT = "id: %s\ntarget: hip\nlanguage: cuda\ncategory: numeric\nseverity: note\n"
+                              "summary: s\nmessage: \"{{%s}}\"\nexplain: e\nquery: |\n  %s\n"
+                              "examples:\n  - match: \"int x = f(1);\"\n";
+
+static void write_rule(const char *dir, const char *id, const char *cap, const char *query) {
+  char *path = tt_xasprintf("%s/%s.yaml", dir, id);
+  char *text = tt_xasprintf(RULE_FMT, id, cap, query);
+  tts_write(path, text);
+  free(path);
+  free(text);
+}
+
+static tt_rulebook *load(const char *dir, char **err) {
+  *err = NULL;
+  return tt_rulebook_load(&dir, 1, err);
+}
+
+Test(rulebook, patterns_map_to_their_rules) {
+  char *dir = tts_tmpdir();
+  write_rule(dir, "a-numbers", "n", "((number_literal) @n (#eq? @n \"1\"))");
+  write_rule(dir, "b-calls", "c", "((call_expression function: (identifier) @c))\n  ((identifier) @c (#eq? @c \"g\"))");
+  write_rule(dir, "c-names", "x", "((identifier) @x (#eq? @x \"x\"))");
+  char *err;
+  tt_rulebook *book = load(dir, &err);
+  cr_assert_not_null(book, "%s", err);
+  cr_expect_eq(book->by_lang[TT_LANG_CUDA].n_patterns, 4);
+  tt_source *s = tts_source("k.cu", "int x = f(1); int y = g;\n", TT_LANG_CUDA);
+  tt_tree *t = tt_tree_parse(s);
+  tt_findings fs = {0};
+  tt_match_tree(book, NULL, t, &fs);
+  const char *want[][2] = {{"c-names", "x"}, {"b-calls", "f"}, {"a-numbers", "1"}, {"b-calls", "g"}};
+  cr_assert_eq(fs.n, 4);
+  for (size_t i = 0; i < 4; i++) {
+    cr_expect_str_eq(fs.items[i].rule->id, want[i][0]);
+    cr_expect_str_eq(fs.items[i].message, want[i][1]);
+  }
+  tt_findings_free(&fs);
+  tt_tree_free(t);
+  tt_source_free(s);
+  tt_rulebook_free(book);
+  tts_rmrf(dir);
+  free(dir);
+}
+
+Test(rulebook, query_errors_name_the_rule_file) {
+  char *dir = tts_tmpdir();
+  write_rule(dir, "good", "n", "((number_literal) @n)");
+  write_rule(dir, "typo", "n", "((number_litteral) @n)");
+  write_rule(dir, "loose", "n", "((number_literal) @n)\n  (#eq? @n \"1\")");
+  char *err;
+  cr_assert_null(load(dir, &err));
+  cr_assert_not_null(err);
+  cr_expect(strstr(err, "/typo.yaml:10:5: key `query`: unknown node type at `number_litteral`"), "%s", err);
+  cr_expect(strstr(err, "/loose.yaml:11:3: key `query`: pattern 2 captures nothing"), "%s", err);
+  cr_expect(strstr(err, "good.yaml") == NULL, "%s", err);
+  free(err);
+  tts_rmrf(dir);
+  free(dir);
+}
+
+Test(rulebook, templates_are_checked_without_compiling) {
+  char *dir = tts_tmpdir();
+  write_rule(dir, "bad-template", "nope", "((number_literal) @n)");
+  char *err;
+  cr_assert_null(load(dir, &err));
+  cr_expect(strstr(err, "template names `{{nope}}`"), "%s", err);
+  free(err);
+  tts_rmrf(dir);
+  free(dir);
+}
