@@ -163,12 +163,16 @@ static labelled *function_at(walk *w, uint32_t at) {
   return best;
 }
 
+/* A call of a named function inside a classified function. */
+typedef struct call_site {
+  uint32_t name_s, name_e;  /* the callee's name */
+  const labelled *caller;
+} call_site;
+
 typedef struct call_scan {
   walk *w;
-  labelled *callee;
-  const char *label;   /* the first caller label seen */
-  const labelled *caller;
-  bool conflict;
+  call_site *sites;
+  size_t n, cap;
 } call_scan;
 
 static bool on_call(TSNode n, void *vc) {
@@ -176,37 +180,47 @@ static bool on_call(TSNode n, void *vc) {
   if (strcmp(ts_node_type(n), "call_expression")) return true;
   TSNode fn = ts_node_child_by_field_name(n, "function", 8);
   if (ts_node_is_null(fn) || strcmp(ts_node_type(fn), "identifier")) return true;
-  uint32_t s = ts_node_start_byte(fn), e = ts_node_end_byte(fn);
-  const labelled *callee = c->callee;
-  if (e - s != callee->name_e - callee->name_s || memcmp(c->w->text + s, c->w->text + callee->name_s, e - s)) return true;
-  labelled *caller = function_at(c->w, s);
-  if (!caller || caller == callee || caller->is_default) return true;
-  if (!c->label) c->label = caller->label, c->caller = caller;
-  else if (strcmp(c->label, caller->label)) c->conflict = true;
+  uint32_t s = ts_node_start_byte(fn);
+  const labelled *caller = function_at(c->w, s);
+  if (caller) TT_PUSH(c->sites, c->n, c->cap, ((call_site){s, ts_node_end_byte(fn), caller}));
   return true;
 }
 
 /* A helper with no evidence of its own follows the functions that call it, so that a
  * `warpSize`-only helper of a logical32 kernel is ported as logical32 too. Repeats
- * until nothing changes (chains of helpers); callers that disagree leave the default. */
+ * until nothing changes (chains of helpers); callers that disagree leave the default.
+ * Call sites are collected in one walk of the tree. */
 static void inherit_labels(walk *w, TSNode root) {
+  call_scan c = {w, NULL, 0, 0};
+  tt_tree_walk(root, on_call, &c);
   for (int round = 0; round < 8; round++) {
     bool changed = false;
     for (size_t i = 0; i < w->n; i++) {
       labelled *f = &w->fns[i];
       if (!f->is_default) continue;
-      call_scan c = {w, f, NULL, NULL, false};
-      tt_tree_walk(root, on_call, &c);
-      if (!c.label || c.conflict) continue;
-      f->label = c.label;
+      const char *label = NULL;
+      const labelled *by = NULL;
+      bool conflict = false;
+      size_t len = f->name_e - f->name_s;
+      for (size_t k = 0; k < c.n; k++) {
+        const call_site *cs = &c.sites[k];
+        if (cs->caller == f || cs->caller->is_default || cs->name_e - cs->name_s != len ||
+            memcmp(w->text + cs->name_s, w->text + f->name_s, len))
+          continue;
+        if (!label) label = cs->caller->label, by = cs->caller;
+        else if (strcmp(label, cs->caller->label)) conflict = true;
+      }
+      if (!label || conflict) continue;
+      f->label = label;
       f->is_default = false;
-      f->inherited_reason = tt_xasprintf("called from `%.*s` (%s)", (int)(c.caller->name_e - c.caller->name_s),
-                                         w->text + c.caller->name_s, c.label);
+      f->inherited_reason = tt_xasprintf("called from `%.*s` (%s)", (int)(by->name_e - by->name_s),
+                                         w->text + by->name_s, label);
       f->reason = f->inherited_reason;
       changed = true;
     }
-    if (!changed) return;
+    if (!changed) break;
   }
+  free(c.sites);
 }
 
 static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *ud) {
