@@ -170,14 +170,23 @@ static char *candidate_text(const tt_check_toolchain *tc, const tt_check_spec *s
     return read_text(spec->candidate, len, err);
   }
   *fail_as = TT_CHECK_TRANSLATE_FAIL;
+  char *src = read_text(spec->source, len, err);
+  if (!src) return NULL;
+  tt_selection sel = {.target = "hip"};
+  tt_rewrite_result rr;
   char *terr = NULL;
-  char *text = tt_translate_file(spec->source, "hip", o->rules_dir, len, &terr);
-  if (!text) {
-    *err = tt_xasprintf("translating %s to HIP failed: %s", spec->source, terr ? terr : "no reason given");
+  int trc = o->book ? tt_rewrite_text(o->book, &sel, spec->source, tt_lang_from_path(spec->source), src, *len, &rr, &terr)
+                    : -1;
+  free(src);
+  if (trc < 0) {
+    *err = tt_xasprintf("translating %s to HIP failed: %s", spec->source, terr ? terr : "no rulebook loaded");
     free(terr);
     return NULL;
   }
-  free(terr);
+  char *text = rr.text;
+  *len = rr.len;
+  rr.text = NULL;
+  tt_rewrite_result_free(&rr);
   const char *base = strrchr(spec->source, '/');
   base = base ? base + 1 : spec->source;
   const char *dot = strrchr(base, '.');

@@ -34,7 +34,8 @@ typedef struct tt_check_options {
   int warp;                /* candidate warp: 64 (CDNA) or 32 (RDNA) */
   double timeout_s;        /* per run of one side */
   int keep;                /* keep each check's work dir (printed in the message) */
-  const char *rules_dir;   /* for translation; NULL: the default rulebook */
+  const struct tt_rulebook *book; /* translates sources that have no `candidate:`; loaded
+                                     once by the caller and shared by every check (read-only) */
   const char *schedules;   /* comma-separated sim schedules, e.g. "forward,reverse,random" */
 } tt_check_options;
 

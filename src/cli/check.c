@@ -18,6 +18,7 @@
 #include "checker/proc.h"
 #include "checker/report.h"
 #include "checker/spec.h"
+#include "cli/common.h"
 
 enum { EXIT_ALL_PASS = 0, EXIT_NOT_PASS = 1, EXIT_USAGE = 2, EXIT_INPUT = 3 };
 
@@ -128,6 +129,7 @@ int tt_cmd_check(int argc, char **argv) {
     {0, 0, 0, 0}};
   tt_check_options o;
   tt_check_options_init(&o);
+  const char *rules_dir = NULL;
   int json = 0, jobs = 1;
   unsigned long long u;
   optind = 1;
@@ -163,7 +165,7 @@ int tt_cmd_check(int argc, char **argv) {
       break;
     }
     case O_KEEP: o.keep = 1; break;
-    case O_RULES: o.rules_dir = optarg; break;
+    case O_RULES: rules_dir = optarg; break;
     case O_SCHEDULES: {
       /* Validate here so a typo is a usage error, not a silently skipped schedule. */
       char *copy = strdup(optarg), *save = NULL;
@@ -226,6 +228,12 @@ int tt_cmd_check(int argc, char **argv) {
     }
     free(why);
   }
+  /* One rulebook for every translation: rule-file errors are usage errors (exit 2). */
+  tt_rulebook *book = NULL;
+  for (size_t i = 0; rc == EXIT_ALL_PASS && i < paths.n && !book; i++)
+    if (!specs[i].candidate && !(book = tt_cli_load_rules(rules_dir ? &rules_dir : NULL, rules_dir ? 1 : 0, NULL, 0)))
+      rc = EXIT_USAGE;
+  o.book = book;
   if (rc == EXIT_ALL_PASS) {
     tt_check_toolchain tc;
     char *tc_err = NULL;
@@ -254,6 +262,7 @@ int tt_cmd_check(int argc, char **argv) {
     if (have_tc) tt_check_toolchain_free(&tc);
     free(tc_err);
   }
+  tt_rulebook_free(book);
   for (size_t i = 0; i < paths.n; i++) {
     if (specs) tt_check_spec_free(&specs[i]);
     free(paths.v[i]);

@@ -6,7 +6,6 @@
 #include "parser/tree.h"
 #include "rules/edit.h"
 #include "rules/match.h"
-#include "util/fs.h"
 #include "util/util.h"
 
 /* Fixes can enable further fixes (a renamed call now matches a mask rule); rounds stop
@@ -90,27 +89,4 @@ int tt_rewrite_text(const tt_rulebook *book, const tt_selection *sel, const char
   out->len = cur_len;
   out->changed = cur_len != len || memcmp(cur, text, len) != 0;
   return 0;
-}
-
-char *tt_translate_file(const char *path, const char *target, const char *rules_dir, size_t *out_len,
-                        char **err) {
-  const char *dir = rules_dir ? rules_dir : TT_DEFAULT_RULES_DIR;
-  tt_rulebook *book = tt_rulebook_load(&dir, 1, err);
-  if (!book) return NULL;
-  char *text = NULL;
-  size_t len = 0;
-  char *result = NULL;
-  if (tt_fs_read(path, &text, &len, err) == 0) {
-    tt_selection sel = {.target = target};
-    tt_rewrite_result r;
-    if (tt_rewrite_text(book, &sel, path, tt_lang_from_path(path), text, len, &r, err) == 0) {
-      result = r.text;
-      *out_len = r.len;
-      r.text = NULL;
-      tt_rewrite_result_free(&r);
-    }
-  }
-  free(text);
-  tt_rulebook_free(book);
-  return result;
 }

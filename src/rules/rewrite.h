@@ -1,7 +1,8 @@
 /* rewrite.h — apply a rulebook's fixes to one source text, to a fixpoint.
  *
  * This is the translation entry point used by `tiletrans rewrite` and by the checker
- * (`tiletrans check` translates a spec's source when no candidate is given). */
+ * (`tiletrans check` translates a spec's source when no candidate is given, with one
+ * rulebook shared by all its checks). */
 #ifndef TT_REWRITE_H
 #define TT_REWRITE_H
 
@@ -30,11 +31,5 @@ int tt_rewrite_text(const tt_rulebook *book, const tt_selection *sel, const char
                     tt_rewrite_result *out, char **err);
 
 void tt_rewrite_result_free(tt_rewrite_result *r);
-
-/* Convenience for the checker: translate a CUDA file to HIP with the default rulebook
- * (or `rules_dir` when not NULL). Returns the malloc'd text (caller frees) or NULL with
- * *err set (malloc'd). */
-char *tt_translate_file(const char *path, const char *target, const char *rules_dir,
-                        size_t *out_len, char **err);
 
 #endif
