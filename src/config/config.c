@@ -105,7 +105,10 @@ tt_config *tt_config_load(const char *path, char **err) {
   if (!doc) return NULL;
   tt_config *c = tt_xcalloc(1, sizeof *c);
   c->path = tt_xstrdup(path);
-  c->dir = tt_fs_dirname(path);
+  /* Resolved once: every file's path is made relative to it (tt_config_wants). */
+  char *dir = tt_fs_dirname(path), abs[PATH_MAX];
+  c->dir = realpath(dir, abs) ? tt_xstrdup(abs) : tt_xstrdup(dir);
+  free(dir);
   struct fy_node *root = fy_document_root(doc);
   int rc = -1;
   if (!root) { /* an empty file is an empty config */
@@ -203,11 +206,11 @@ bool tt_glob_match(const char *pattern, const char *rel) {
 }
 
 bool tt_config_wants(const tt_config *c, const char *file) {
-  char abs_dir[PATH_MAX], abs_file[PATH_MAX];
-  if (!realpath(c->dir, abs_dir) || !realpath(file, abs_file)) return true;
-  size_t n = strlen(abs_dir);
+  char abs_file[PATH_MAX];
+  if (!realpath(file, abs_file)) return true;
+  size_t n = strlen(c->dir);
   const char *rel = abs_file;
-  if (strncmp(abs_file, abs_dir, n) == 0 && abs_file[n] == '/') rel = abs_file + n + 1;
+  if (strncmp(abs_file, c->dir, n) == 0 && abs_file[n] == '/') rel = abs_file + n + 1;
   bool in = c->n_include == 0;
   for (size_t i = 0; i < c->n_include && !in; i++) in = tt_glob_match(c->include[i], rel);
   for (size_t i = 0; i < c->n_exclude && in; i++) in = !tt_glob_match(c->exclude[i], rel);

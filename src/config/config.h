@@ -18,7 +18,7 @@
 
 typedef struct tt_config {
   char *path;             /* the file */
-  char *dir;              /* its folder: globs and rule folders are relative to it */
+  char *dir;              /* its folder, resolved (realpath): globs and rule folders are relative to it */
   char *target;           /* NULL when not set */
   char **rule_dirs;       /* resolved against dir */
   size_t n_rule_dirs;

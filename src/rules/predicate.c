@@ -300,14 +300,14 @@ static bool holds_for_node(const tt_pred *p, TSNode node, const TSQueryMatch *m,
   return false;
 }
 
-bool tt_preds_hold(const tt_pred_list *pl, const TSQueryMatch *m, tt_filectx *tree) {
+bool tt_preds_hold(const tt_pred_list *pl, const TSQueryMatch *m, tt_filectx *ctx) {
   for (size_t i = 0; i < pl->n; i++) {
     const tt_pred *p = &pl->items[i];
     bool seen = false, all = true;
     for (uint16_t c = 0; c < m->capture_count && all; c++) {
       if (m->captures[c].index != p->capture) continue;
       seen = true;
-      all = holds_for_node(p, m->captures[c].node, m, tree) != p->negate;
+      all = holds_for_node(p, m->captures[c].node, m, ctx) != p->negate;
     }
     /* A predicate on a capture absent from this match (an optional one) holds. */
     if (seen && !all) return false;
