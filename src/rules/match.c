@@ -170,16 +170,19 @@ bool tt_suppressed(const tt_source *src, uint32_t line, const char *rule_id) {
   return line > 1 && line_names(src, line - 1, rule_id, true);
 }
 
-static void drop_suppressed(const tt_source *src, tt_findings *fs, size_t from) {
-  size_t w = from;
-  for (size_t r = from; r < fs->n; r++) {
-    if (tt_suppressed(src, fs->items[r].start_pos.line, fs->items[r].rule->id)) {
-      tt_finding_clear(&fs->items[r]);
+/* Drops the suppressed findings of `local`, sorts the rest and moves them to `out`. */
+static void deliver(const tt_source *src, tt_findings *local, tt_findings *out) {
+  size_t w = 0;
+  for (size_t r = 0; r < local->n; r++) {
+    if (tt_suppressed(src, local->items[r].start_pos.line, local->items[r].rule->id)) {
+      tt_finding_clear(&local->items[r]);
       continue;
     }
-    fs->items[w++] = fs->items[r];
+    local->items[w++] = local->items[r];
   }
-  fs->n = w;
+  local->n = w;
+  tt_findings_sort(local);
+  tt_findings_move(out, local);
 }
 
 void tt_match_tree(const tt_rulebook *book, const tt_selection *sel, const tt_tree *tree, tt_findings *out) {
@@ -190,9 +193,7 @@ void tt_match_tree(const tt_rulebook *book, const tt_selection *sel, const tt_tr
   run_queryset(&book->by_lang[tree->src->lang], sel, &ctx, &local);
   run_analyzers(book, sel, &ctx, &local, false);
   tt_filectx_free(&ctx);
-  drop_suppressed(tree->src, &local, 0);
-  tt_findings_sort(&local);
-  tt_findings_move(out, &local);
+  deliver(tree->src, &local, out);
 }
 
 int tt_match_rule(const tt_rule *rule, const tt_rulebook *facts_from, const tt_tree *tree, tt_findings *out,
@@ -215,8 +216,6 @@ int tt_match_rule(const tt_rule *rule, const tt_rulebook *facts_from, const tt_t
   }
   tt_filectx_free(&ctx);
   if (rc < 0) return -1;
-  drop_suppressed(tree->src, &local, 0);
-  tt_findings_sort(&local);
-  tt_findings_move(out, &local);
+  deliver(tree->src, &local, out);
   return 0;
 }
