@@ -1,7 +1,9 @@
 // sim_bench.cpp — micro-benchmarks of the SIMT CPU executor (run by bench/sim).
 // Each figure is printed beside a native serial C++ baseline measured in the
-// same run.  Kernels are written with TT_SIM_SHARED directly (the form
-// tt_sim_prepare_source produces), so no preparation step is needed.
+// same run.  The micro-kernels are written with TT_SIM_SHARED directly (the
+// form tt_sim_prepare_source produces for __shared__) and without shuffle
+// chains, so they measure one collective per call; the reduction also runs
+// as bench/reduce.hip after tt_sim_prepare_source (chains fused).
 #define TT_SIM_WARP 64
 #include "tt_sim_hip.h"
 
@@ -60,6 +62,8 @@ __global__ void reduce(const float *in, float *out, int n)
             atomicAdd(out, v);
     }
 }
+
+#include "reduce.prep.hip" // bench/reduce.hip after tt_sim_prepare_source (made by bench/sim)
 
 template <class F> static double best_of(int reps, F f)
 {
@@ -156,28 +160,32 @@ int main(int argc, char **argv)
         a[i] = (float)(i % 5);
     tt_sim_result r;
     if (want("reduce")) {
-    t = best_of(3, [&] {
-        *out = 0;
-        r = TT_SIM_LAUNCH(reduce, cfg, a, out, n);
-    });
-    if (r.status != TT_SIM_OK)
-        printf("reduce failed: %s\n", r.message);
+    float expect = 0;
+    for (int i = 0; i < n; i++)
+        expect += (float)(i % 5); // exact: every partial sum is an integer < 2^24
     tn = best_of(3, [&] {
         float s = 0;
         for (int i = 0; i < n; i++)
             s += a[i];
         sink = sink + s;
     });
-    row("1M shuffle reduction: ms", t, tn, "ms");
+    auto reduction = [&](const char *what, auto launch) {
+        t = best_of(3, [&] {
+            *out = 0;
+            r = launch();
+        });
+        if (r.status != TT_SIM_OK || *out != expect)
+            printf("reduce failed: %s (sum %.1f, expected %.1f)\n", r.message, *out, expect);
+        row(what, t, tn, "ms");
+    };
+    reduction("1M shuffle reduction: ms", [&] { return TT_SIM_LAUNCH(reduce_prepared, cfg, a, out, n); });
     // the same with the shared-memory race check off (cfg.race_check = 0);
-    // everything above runs with the default detection settings
+    // everything else runs with the default detection settings
     tt_sim_config fast = cfg;
     fast.race_check = 0;
-    t = best_of(3, [&] {
-        *out = 0;
-        r = TT_SIM_LAUNCH(reduce, fast, a, out, n);
-    });
-    row("1M shuffle reduction, race check off: ms", t, tn, "ms");
+    reduction("1M shuffle reduction, race check off: ms",
+              [&] { return TT_SIM_LAUNCH(reduce_prepared, fast, a, out, n); });
+    reduction("1M shuffle reduction, no chains: ms", [&] { return TT_SIM_LAUNCH(reduce, cfg, a, out, n); });
     }
     printf("reference (SEMANTICS.md, HIP-CPU on 2 cores): ~7 ns per thread per __syncthreads, "
            "39.5 ms for the 1M shuffle reduction, 0.96 ms vector add\n");

@@ -86,6 +86,44 @@ static inline void release_lanes(tt_sim_worker *w, tt_sim_warp *wp, uint64_t g)
     w->nready += n;
 }
 
+/* A whole warp waits at step 0 of a shuffle chain (tt_sim_device.h).  If
+ * every lane waits with the same fusable chain (equal keys: site and
+ * length), run all its steps now, exactly as the loop would shuffle by
+ * shuffle (same lane rules and order, inactive reads reported at the step
+ * they happen), mark the lanes fused and return 1.  Otherwise return 0:
+ * step 0 is resolved as an ordinary shuffle. */
+static int fuse_chain(tt_sim_worker *w, tt_sim_warp *wp)
+{
+    uint32_t first = wp->first, nl = wp->nlanes;
+    tt_sim_chain_wait *cw = w->blk.chain_wait + first;
+    for (uint32_t l = 1; l < nl; l++)
+        if (cw[l].key != cw[0].key)
+            return 0;
+    const tt_sim_chain *c0 = cw[0].chain;
+    uint32_t n = c0->rec->n;
+    const int16_t *src = w->blk.chain_src + (size_t)first * TT_SIM_CHAIN_SLOTS;
+    uint64_t vals[64], rs[64];
+    memcpy(vals, w->cval + first, nl * sizeof *vals);
+    for (uint32_t k = 0; k < n; k++) {
+        for (uint32_t l = 0; l < nl; l++) {
+            int32_t s = src[l * TT_SIM_CHAIN_SLOTS + k];
+            if (s == TT_SIM_LANE_SELF) {
+                rs[l] = vals[l];
+            } else if (LIKELY((uint32_t)s < nl)) {
+                rs[l] = vals[s];
+            } else {
+                w->csrc[first + l] = s; /* what inactive_read reports */
+                rs[l] = inactive_read(w, wp, l);
+            }
+        }
+        c0->apply(c0->op, vals, rs, nl);
+    }
+    memcpy(w->cres + first, vals, nl * sizeof *vals);
+    for (uint32_t l = 0; l < nl; l++)
+        cw[l].key = 1;
+    return 1;
+}
+
 /* Computes the results of the group g (lanes at one collective) and
  * releases its lanes. */
 static void resolve_group(tt_sim_worker *w, tt_sim_warp *wp, uint64_t gmask, int kind)
@@ -98,6 +136,10 @@ static void resolve_group(tt_sim_worker *w, tt_sim_warp *wp, uint64_t gmask, int
 
     if (kind == TT_SIM_COLL_SHFL) {
         if (gmask == lanes_mask(nl)) { /* every lane takes part: the common case */
+            if (UNLIKELY(w->blk.chain_wait[first].key > 1) && fuse_chain(w, wp)) {
+                release_lanes(w, wp, gmask);
+                return;
+            }
             for (uint32_t l = 0; l < nl; l++) {
                 int32_t s = src[l];
                 if (s == TT_SIM_LANE_SELF)
@@ -448,3 +490,77 @@ uint64_t tt_sim_shfl(const tt_sim_site *site, int has_mask, uint64_t mask, uint6
 #endif
 }
 
+
+/* ------------------------------------------------------------ shuffle chains */
+
+__thread tt_sim_chain_rec *tt_sim_chain_probe_rec;
+
+void tt_sim_chain_end(tt_sim_chain_rec *r)
+{
+    tt_sim_chain_probe_rec = NULL;
+    if (r->heap) {
+        free(r->src);
+        free(r->mask);
+        r->heap = 0;
+    }
+}
+
+/* Past the slots: the steps move to the heap (such a chain is not fused). */
+static void chain_grow(tt_sim_chain_rec *r)
+{
+    uint32_t cap = r->cap * 2;
+    int16_t *src = malloc(cap * sizeof *src);
+    uint64_t *mask = malloc(cap * sizeof *mask);
+    if (!src || !mask)
+        tt_sim_fail(TT_SIM_ERR_CONFIG, r->site->file, r->site->line, "out of memory (shuffle chain)");
+    memcpy(src, r->src, r->n * sizeof *src);
+    memcpy(mask, r->mask, r->n * sizeof *mask);
+    if (r->heap) {
+        free(r->src);
+        free(r->mask);
+    }
+    r->src = src;
+    r->mask = mask;
+    r->cap = cap;
+    r->heap = 1;
+    r->fusable = 0;
+}
+
+void tt_sim_chain_record(tt_sim_chain_rec *r, const tt_sim_site *site, int has_mask,
+                         uint64_t mask, int32_t src)
+{
+    if (r->n == 0) {
+        r->site = site;
+        r->has_mask = has_mask != 0;
+    } else if (site != r->site || r->has_mask != (has_mask != 0)) {
+        r->bad = 1;
+        return;
+    }
+    if (r->n == r->cap)
+        chain_grow(r);
+    if (src != (int16_t)src) {
+        src = INT16_MAX; /* out of every warp: still an inactive read */
+        r->fusable = 0;
+    }
+    /* a later step whose mask leaves this lane out fails at that step */
+    if (r->n > 0 && has_mask && !((mask >> tt_sim_cur->lane) & 1))
+        r->fusable = 0;
+    r->src[r->n] = (int16_t)src;
+    r->mask[r->n] = mask;
+    r->n++;
+}
+
+uint64_t tt_sim_shfl_chain(const tt_sim_chain *ch, uint64_t value, int *fused)
+{
+    const tt_sim_chain_rec *r = ch->rec;
+    tt_sim_thread *t = tt_sim_cur;
+    tt_sim_chain_wait *cw = &t->blk->chain_wait[t->linear];
+    /* the key: site and length (one op per site, so equal keys mean equal ops) */
+    cw->key = r->fusable ? (uint64_t)(uintptr_t)r->site ^ ((uint64_t)r->n << 56) : 0;
+    cw->chain = ch;
+    uint64_t v = tt_sim_shfl(r->site, r->has_mask, r->mask[0], value, r->src[0]);
+    /* resumed: tt_sim_cur is this lane again, cw still its slot */
+    *fused = cw->key == 1;
+    cw->key = 0;
+    return v;
+}

@@ -14,47 +14,18 @@
  *   TT_SIM_SHARED_GLOBAL(name, align, (dims), type...)   at namespace scope
  * `align` is the __align__/alignas argument or 0.  The type is last so that
  * template arguments with commas survive as __VA_ARGS__.
+ *
+ * The second rewrite, of shuffle-chain loops, is in tt_sim_prep_chain.c.
  */
 #define _GNU_SOURCE 1
 #include "tt_sim.h"
+#include "tt_sim_prep_chain.h"
 
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct sbuf {
-    char *p;
-    size_t n, cap;
-    int oom;
-} sbuf;
-
-static void sb_put(sbuf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 4096;
-        while (cap < b->n + n + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->oom = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = 0;
-}
-
-static void sb_puts(sbuf *b, const char *s)
-{
-    sb_put(b, s, strlen(s));
-}
 
 static int is_id(int c)
 {
@@ -219,9 +190,10 @@ typedef struct scope {
     int depth;
 } scope;
 
-int tt_sim_prepare_source(const char *text, size_t len, char **out, char *err, size_t errlen)
+/* The __shared__ rewrite: appends the rewritten text to *b (which the caller
+ * frees, also on failure).  Returns 0, or -1 with "line N: why" in err. */
+static int prepare_shared(const char *text, size_t len, sbuf *b, char *err, size_t errlen)
 {
-    sbuf b = {0};
     scope sc;
     memset(&sc, 0, sizeof sc);
     size_t i = 0, copied = 0;
@@ -402,7 +374,7 @@ int tt_sim_prepare_source(const char *text, size_t len, char **out, char *err, s
         const char *type_s = NULL, *type_e = NULL;
         char *p = decl, *start = decl;
         int dp = 0, ang = 0, ok = 1;
-        sb_put(&b, text + copied, stmt_start - copied);
+        sb_put(b, text + copied, stmt_start - copied);
         for (;; p++) {
             if (*p == '(' || *p == '[')
                 dp++;
@@ -429,46 +401,53 @@ int tt_sim_prepare_source(const char *text, size_t len, char **out, char *err, s
                     ok = 0;
                     break;
                 }
-                sb_puts(&b, macro);
-                sb_puts(&b, "(");
-                sb_put(&b, ns, (size_t)(ne - ns));
-                sb_puts(&b, ", ");
-                sb_puts(&b, align[0] ? align : "0");
-                sb_puts(&b, ", (");
-                sb_put(&b, ds, (size_t)(de - ds));
-                sb_puts(&b, "), ");
-                sb_put(&b, type_s, (size_t)(type_e - type_s));
-                sb_puts(&b, ");");
+                sb_puts(b, macro);
+                sb_puts(b, "(");
+                sb_put(b, ns, (size_t)(ne - ns));
+                sb_puts(b, ", ");
+                sb_puts(b, align[0] ? align : "0");
+                sb_puts(b, ", (");
+                sb_put(b, ds, (size_t)(de - ds));
+                sb_puts(b, "), ");
+                sb_put(b, type_s, (size_t)(type_e - type_s));
+                sb_puts(b, ");");
                 if (!*p)
                     break;
-                sb_puts(&b, " ");
+                sb_puts(b, " ");
                 start = p + 1;
             }
         }
         free(decl);
-        if (!ok) {
-            free(b.p);
+        if (!ok)
             return fail(err, errlen, line, "cannot parse the __shared__ declaration");
-        }
         for (int k = 0; k < newlines; k++)
-            sb_puts(&b, "\n");
+            sb_puts(b, "\n");
         copied = semi + 1;
         i = semi + 1;
         stmt_start = i;
     }
-    sb_put(&b, text + copied, len - copied);
-    if (b.oom || !b.p) {
-        if (!b.oom && !b.p) {
-            b.p = malloc(1);
-            if (b.p) {
-                b.p[0] = 0;
-                *out = b.p;
-                return 0;
-            }
-        }
-        free(b.p);
+    sb_put(b, text + copied, len - copied);
+    return 0;
+}
+
+int tt_sim_prepare_source(const char *text, size_t len, char **out, char *err, size_t errlen)
+{
+    sbuf shared = {0}, chained = {0};
+    if (prepare_shared(text, len, &shared, err, errlen) != 0) {
+        free(shared.p);
+        return -1;
+    }
+    /* Second pass on the first one's output: the two rewrites never touch
+     * the same text (a chain loop has no __shared__), and both keep every
+     * line, so the order does not matter and lines stay the original's. */
+    if (!shared.oom)
+        tt_sim_prep_chains(shared.p ? shared.p : "", shared.n, &chained);
+    sb_put(&chained, "", 0); /* an empty source still gets a string */
+    free(shared.p);
+    if (shared.oom || chained.oom) {
+        free(chained.p);
         return fail(err, errlen, 0, "out of memory");
     }
-    *out = b.p;
+    *out = chained.p;
     return 0;
 }

@@ -506,10 +506,14 @@ int tt_sim_worker_init(tt_sim_worker *w, tt_sim_run *L, int index)
     w->cval = calloc(n, sizeof *w->cval);
     w->cres = calloc(n, sizeof *w->cres);
     w->csrc = calloc(n, sizeof *w->csrc);
+    w->blk.chain_src = calloc((size_t)n * TT_SIM_CHAIN_SLOTS, sizeof *w->blk.chain_src);
+    w->blk.chain_mask = calloc((size_t)n * TT_SIM_CHAIN_SLOTS, sizeof *w->blk.chain_mask);
+    w->blk.chain_wait = calloc(n, sizeof *w->blk.chain_wait);
     size_t al = k->args_align < 64 ? 64 : k->args_align;
     size_t asz = (k->args_size + al - 1) / al * al;
     w->args = aligned_alloc(al, asz ? asz : al);
-    if (!w->threads || !w->order || !w->args || !w->cval || !w->cres || !w->csrc)
+    if (!w->threads || !w->order || !w->args || !w->cval || !w->cres || !w->csrc ||
+        !w->blk.chain_src || !w->blk.chain_mask || !w->blk.chain_wait)
         return -1;
     memset(w->threads, 0, (size_t)n * sizeof *w->threads);
     if (k->args_copy)
@@ -596,6 +600,9 @@ void tt_sim_worker_fini(tt_sim_worker *w)
     free(w->cval);
     free(w->cres);
     free(w->csrc);
+    free(w->blk.chain_src);
+    free(w->blk.chain_mask);
+    free(w->blk.chain_wait);
     free(w->shadow);
     tt_sim_stack_pool_put(w->all_stacks, w->nstacks, w->L->cfg->stack_size);
     free(w->all_stacks);
@@ -608,11 +615,13 @@ void tt_sim_worker_run(tt_sim_worker *w)
     tt_sim_run *L = w->L;
     tt_sim_stack_init_os(&w->os_stack);
     tt_sim_self_worker = w;
+    tt_sim_chain_probe_rec = NULL;
     if (sigsetjmp(w->escape, 1)) {
         /* an error escaped from a fiber or a signal handler */
         w->in_kernel = 0;
         w->batch = 0;
         tt_sim_cur = NULL;
+        tt_sim_chain_probe_rec = NULL; /* a lane may have failed while probing */
         stacks_reset(w);
         atomic_store(&L->abort, 1);
         tt_sim_self_worker = NULL;

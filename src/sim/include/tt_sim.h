@@ -181,8 +181,27 @@ tt_sim_result tt_sim_launch_batched(const tt_sim_kernel *kernel, const tt_sim_co
  * in the per-block shared arena: `__shared__ float s[2][64];` becomes
  * `TT_SIM_SHARED(s, 0, ([2][64]), float);`, `extern __shared__ float d[];`
  * becomes `TT_SIM_SHARED_EXTERN(d, 0, ([]), float);` (the 0 is the
- * __align__ value).  Everything else (comments, strings, line numbers) is
- * kept byte for byte.  Write the result with a first line
+ * __align__ value).
+ *
+ * It also rewrites "shuffle chain" loops, `for (H) x op= SHFL(x, ...);` (op
+ * one of + - * & | ^) and `for (H) x = E;` (E: one SHFL(x, ...), and
+ * otherwise only x, numbers, operators, max/min/fmaxf/fminf/fmax/fmin/std::,
+ * __hadd/__hmax/__hmin/__fadd_rn/__dadd_rn/__fmul_rn), with or without
+ * braces around the statement, where SHFL is __shfl[_up|_down|_xor][_sync]
+ * or a tile's .shfl[_up|_down|_xor], into
+ *   { if (::tt_sim::chain_ok<decltype(x)>()) { ::tt_sim::chain_probe tt_sim_cp_;
+ *     for (H) (void)(SHFL(x, ...)); x = tt_sim_cp_.run(x, <captureless
+ *     lambda (tt_sim_a_, tt_sim_r_) computing the update>); } else <the loop> }
+ * so that the runtime can run the steps as one warp collective.  Only loops
+ * in which nothing but x changes qualify: H and the other shuffle arguments
+ * do not mention x, call functions (sizeof aside) or name warp collectives,
+ * the arguments assign nothing, the shuffle is not conditional (after ?, &&
+ * or ||), and the loop holds no comment, literal or preprocessor line.
+ * Anything else is left as it is.  The rewrite is one line, on the line of
+ * the shuffle, with the loop's other newlines before and after it.
+ *
+ * Everything else (comments, strings, line numbers) is kept byte for byte.
+ * Write the result with a first line
  * `#line 1 "<original path>"` so reports name the original file.  Every file
  * with __shared__ declarations must be prepared (also included headers): an
  * unprepared __shared__ fails to compile with a message saying so.

@@ -67,7 +67,7 @@ typedef struct tt_sim_thread {
     uint64_t mask;               /* _sync mask of the collective it waits at */
     /* second cache line (cold) */
     int result_pred;
-    char reserved_[60];
+    char reserved_[56];
 } tt_sim_thread;
 
 typedef struct tt_sim_block {
@@ -81,6 +81,10 @@ typedef struct tt_sim_block {
     size_t dyn_shared_bytes;
     int race_check;
     void *worker;                /* runtime-private: struct tt_sim_worker* */
+    /* runtime-private: shuffle-chain slots per linear thread */
+    int16_t *chain_src;          /* [TT_SIM_CHAIN_SLOTS] per thread */
+    uint64_t *chain_mask;        /* [TT_SIM_CHAIN_SLOTS] per thread */
+    struct tt_sim_chain_wait *chain_wait; /* per thread: the chain it waits with */
 } tt_sim_block;
 
 /* The GPU thread running on this OS thread. */
@@ -100,6 +104,57 @@ uint64_t tt_sim_collective(const tt_sim_site *site, int kind, int has_mask, uint
  * register, the hot path of shuffle-heavy kernels. */
 uint64_t tt_sim_shfl(const tt_sim_site *site, int has_mask, uint64_t mask, uint64_t value,
                      int32_t src);
+
+/* Shuffle chains: the K shuffles of a loop `for (...) x = op(x, shfl(x, ...))`
+ * that tt_sim_prepare_source() recognised (nothing but x changes in the loop;
+ * op depends only on x and the shuffled value).  A lane first replays the
+ * loop with the shims' shuffles recording each step's source lane and mask
+ * (tt_sim_chain_probe_rec non-NULL), into its slots of the block's
+ * chain_src/chain_mask (or the heap past TT_SIM_CHAIN_SLOTS steps), then
+ * calls tt_sim_shfl_chain. */
+#define TT_SIM_CHAIN_SLOTS 16
+
+typedef struct tt_sim_chain_rec {
+    const tt_sim_site *site;
+    uint32_t n, cap;
+    int16_t *src;                /* block slots, or malloc'd when `heap` */
+    uint64_t *mask;
+    int has_mask;
+    int fusable;                 /* steps fit the slots, sources fit int16, and
+                                    no later step's mask leaves this lane out */
+    int heap;
+    int bad;                     /* shuffles of two sites were recorded */
+} tt_sim_chain_rec;
+
+typedef struct tt_sim_chain {
+    const tt_sim_chain_rec *rec;
+    /* vals[i] = op(vals[i], rs[i]) for n lanes; op is captureless */
+    void (*apply)(const void *op, uint64_t *vals, const uint64_t *rs, uint32_t n);
+    const void *op;
+} tt_sim_chain;
+
+/* Per thread: key 0 (no chain), the chain's key (site and length) while it
+ * waits with one, or 1 once the runtime fused it. */
+typedef struct tt_sim_chain_wait {
+    uint64_t key;
+    const tt_sim_chain *chain;
+} tt_sim_chain_wait;
+
+extern __thread tt_sim_chain_rec *tt_sim_chain_probe_rec;
+/* The shim starts a record in the lane's slots (chain_probe); this appends a
+ * step (the shim does the usual ones inline), moving the steps to the heap
+ * past the slots; tt_sim_chain_end frees them. */
+void tt_sim_chain_record(tt_sim_chain_rec *r, const tt_sim_site *site, int has_mask,
+                         uint64_t mask, int32_t src);
+void tt_sim_chain_end(tt_sim_chain_rec *r);
+
+/* Runs step 0 of the chain as an ordinary shuffle at its site.  When every
+ * lane of the warp arrives with the same chain (site and length) and all are
+ * fusable, the runtime runs all steps at once: returns the final value and
+ * sets *fused.  Otherwise returns step 0's shuffled value, *fused = 0, and
+ * the caller goes on shuffle by shuffle.  Either way the result is what the
+ * loop computes shuffle by shuffle. */
+uint64_t tt_sim_shfl_chain(const tt_sim_chain *ch, uint64_t value, int *fused);
 
 /* Offset of a static __shared__ declaration in the per-block arena; registers
  * it on first use (thread-safe).  Fails the launch if the arena overflows. */

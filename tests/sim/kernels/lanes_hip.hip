@@ -32,3 +32,42 @@ __global__ void partial_ok_hip(float *out)
     for (int o = 16; o > 0; o /= 2) v += __shfl_down(v, o, 32);
     out[threadIdx.x] = v;
 }
+
+// Shuffle chains: the same loops twice, rewritten into chains by
+// tt_sim_prepare_source (run as one collective when the whole warp takes
+// part) and kept shuffle by shuffle by the comment inside (the prep leaves
+// such loops alone).  Both must give the same values bit for bit.
+__global__ void chains_fused(float *fout, int *iout)
+{
+    unsigned lane = threadIdx.x % warpSize;
+    float v = threadIdx.x * 0.37f;
+    for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+    int m = (threadIdx.x * 7919) % 1000;
+    for (int o = 1; o < warpSize; o *= 2) m = max(m, __shfl_down(m, o));
+    int u = threadIdx.x;
+    for (int o = 1; o < 8; o *= 2) u = u * 3 + __shfl_up(u, o, 16);
+    // only the lower 32 lanes loop: on wave64 not the whole warp, so not fused
+    float h = threadIdx.x;
+    for (int o = 16; o > 0 && lane < 32; o /= 2) h = fmaxf(h, __shfl_xor(h, o, 32)) * 0.5f;
+    fout[2 * threadIdx.x] = v;
+    fout[2 * threadIdx.x + 1] = h;
+    iout[2 * threadIdx.x] = m;
+    iout[2 * threadIdx.x + 1] = u;
+}
+
+__global__ void chains_stepwise(float *fout, int *iout)
+{
+    unsigned lane = threadIdx.x % warpSize;
+    float v = threadIdx.x * 0.37f;
+    for (int o = warpSize / 2; o > 0; o /= 2) /* step */ v += __shfl_xor(v, o);
+    int m = (threadIdx.x * 7919) % 1000;
+    for (int o = 1; o < warpSize; o *= 2) /* step */ m = max(m, __shfl_down(m, o));
+    int u = threadIdx.x;
+    for (int o = 1; o < 8; o *= 2) /* step */ u = u * 3 + __shfl_up(u, o, 16);
+    float h = threadIdx.x;
+    for (int o = 16; o > 0 && lane < 32; o /= 2) /* step */ h = fmaxf(h, __shfl_xor(h, o, 32)) * 0.5f;
+    fout[2 * threadIdx.x] = v;
+    fout[2 * threadIdx.x + 1] = h;
+    iout[2 * threadIdx.x] = m;
+    iout[2 * threadIdx.x + 1] = u;
+}
