@@ -41,6 +41,8 @@
 #include <unistd.h>
 
 __thread tt_sim_thread *tt_sim_cur;
+__thread tt_sim_dim3 tt_sim_tid;
+__thread tt_sim_block *tt_sim_blk;
 __thread tt_sim_worker *tt_sim_self_worker;
 
 
@@ -215,6 +217,7 @@ void tt_sim_block_and_schedule(tt_sim_worker *w, tt_sim_thread *self)
     /* resumed: whoever switched to us made us the running thread */
     self->state = TT_T_RUNNING;
     tt_sim_cur = self;
+    tt_sim_tid = self->tid;
     w->cur_stack = mine;
 }
 
@@ -388,7 +391,9 @@ static void runner_entry(void *arg)
             /* no started thread is alive: run the rest as one batch */
             w->batch = 1;
             w->batch_start = pos;
-            uint32_t r = w->run(w->args, w->threads, w->order, pos, n, &w->batch);
+            /* forward schedule: order[] is the identity (tt_sim_worker_init) */
+            const uint32_t *ord = w->L->sched == TT_SIM_SCHED_FORWARD ? NULL : w->order;
+            uint32_t r = w->run(w->args, w->threads, ord, pos, n, &w->batch);
             if (w->batch) { /* all of them ran to completion: the block is done */
                 w->batch = 0;
                 w->next_unstarted = n;
@@ -404,6 +409,7 @@ static void runner_entry(void *arg)
             t->state = TT_T_RUNNING;
             t->stack = mine;
             tt_sim_cur = t;
+            tt_sim_tid = t->tid;
             k->invoke(w->args);
         }
         /* t returned, possibly after having blocked and been resumed here */
@@ -615,6 +621,7 @@ void tt_sim_worker_run(tt_sim_worker *w)
     tt_sim_run *L = w->L;
     tt_sim_stack_init_os(&w->os_stack);
     tt_sim_self_worker = w;
+    tt_sim_blk = &w->blk;
     tt_sim_chain_probe_rec = NULL;
     if (sigsetjmp(w->escape, 1)) {
         /* an error escaped from a fiber or a signal handler */

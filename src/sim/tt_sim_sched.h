@@ -157,6 +157,7 @@ static inline tt_sim_stack *prepare_resume(tt_sim_worker *w, tt_sim_thread *next
 {
     next->state = TT_T_RUNNING;
     tt_sim_cur = next;
+    tt_sim_tid = next->tid;
     w->cur_stack = next->stack;
     return next->stack;
 }

@@ -155,8 +155,9 @@ typedef struct tt_sim_kernel {
     void (*invoke)(void *args);
     /* Optional (read by tt_sim_launch_batched only; NULL = absent): runs the
      * threads at schedule positions pos, pos+1, ... < end one after the
-     * other, each as a plain call with tt_sim_cur = &threads[order[p]], and
-     * returns the position after the last one run.  After each thread it
+     * other, each as a plain call with tt_sim_cur = &threads[order[p]] and
+     * tt_sim_tid its threadIdx (order NULL: the identity, position = linear
+     * thread id), and returns the position after the last one run.  After each thread it
      * must return at once (with that thread's position) if *batch became 0:
      * the thread blocked at a barrier or collective and the runtime has
      * taken back the bookkeeping.  Lets the compiler inline the kernel into

@@ -455,13 +455,37 @@ uint32_t pack_run(void *p, tt_sim_thread *threads, const uint32_t *order, uint32
                   uint32_t end, const int *batch)
 {
     Pack *k = static_cast<Pack *>(p);
-    for (; pos < end; pos++) {
-        tt_sim_cur = threads + order[pos];
+    if (order) {
+        for (; pos < end; pos++) {
+            tt_sim_thread *t = threads + order[pos];
+            tt_sim_cur = t;
+            tt_sim_tid = t->tid;
+            std::apply(k->call, k->args);
+            if (!*batch)
+                return pos;
+        }
+        return end;
+    }
+    // forward schedule: positions are linear ids, threadIdx counts up (the
+    // kernel then reads no thread record)
+    if (pos >= end)
+        return end;
+    const uint32_t bx = tt_sim_blk->block_dim.x;
+    tt_sim_tid = threads[pos].tid;
+    for (uint32_t x = tt_sim_tid.x;;) {
+        tt_sim_cur = threads + pos;
         std::apply(k->call, k->args);
         if (!*batch)
             return pos;
+        if (++pos == end)
+            return end;
+        if (++x == bx) { // the next row: y and z from the record (rarely)
+            x = 0;
+            tt_sim_tid = threads[pos].tid;
+        } else {
+            tt_sim_tid.x = x; // nothing else writes it while threads run as calls
+        }
     }
-    return end;
 }
 
 // Runs `kernel` over cfg's grid with the given arguments (converted to the
@@ -522,10 +546,10 @@ inline tt_sim_result launch(const char *name, void (*kernel)(P...), const tt_sim
 // ------------------------------------------------------------ built-in variables
 using dim3 = tt_sim::dim3;
 typedef tt_sim_dim3 uint3;
-#define threadIdx (::tt_sim_cur->tid)
-#define blockIdx (::tt_sim_cur->blk->block_idx)
-#define blockDim (::tt_sim_cur->blk->block_dim)
-#define gridDim (::tt_sim_cur->blk->grid_dim)
+#define threadIdx (::tt_sim_tid)
+#define blockIdx (::tt_sim_blk->block_idx)
+#define blockDim (::tt_sim_blk->block_dim)
+#define gridDim (::tt_sim_blk->grid_dim)
 
 // ------------------------------------------------------------ barriers & fences
 #define __syncthreads() tt_sim_syncthreads(TT_SIM_SITE("__syncthreads"), TT_SIM_BAR_PLAIN, 0)

@@ -4,8 +4,9 @@
  * can read threadIdx, blockIdx, ... with plain loads; fields marked
  * "runtime-private" are written only by src/sim.
  *
- * Global state: tt_sim_cur is the one per-OS-thread variable — the GPU thread
- * whose fiber is running on this OS thread (NULL outside kernels).  Fibers of
+ * Global state: tt_sim_cur is the per-OS-thread variable — the GPU thread
+ * whose fiber is running on this OS thread (NULL outside kernels) — with
+ * two caches of what kernel code reads most (tt_sim_tid, tt_sim_blk).  Fibers of
  * one block never leave the OS thread that started the block, so reading it
  * from kernel code is always consistent.
  */
@@ -87,8 +88,12 @@ typedef struct tt_sim_block {
     struct tt_sim_chain_wait *chain_wait; /* per thread: the chain it waits with */
 } tt_sim_block;
 
-/* The GPU thread running on this OS thread. */
+/* The GPU thread running on this OS thread, a copy of its threadIdx (so that
+ * kernel code reads threadIdx with one load; set wherever tt_sim_cur is), and
+ * the block this OS thread runs (its worker's, for the whole launch). */
 extern __thread tt_sim_thread *tt_sim_cur;
+extern __thread tt_sim_dim3 tt_sim_tid;
+extern __thread tt_sim_block *tt_sim_blk;
 
 /* Block-wide barrier.  Returns the reduction for COUNT/AND/OR, 0 for PLAIN. */
 int tt_sim_syncthreads(const tt_sim_site *site, int kind, int pred);
