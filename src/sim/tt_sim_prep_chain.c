@@ -321,9 +321,16 @@ static int count_top_level(const toks *ts, size_t a, size_t b, const char *sep)
 /* Whether token i followed by `(` calls something.  Besides `name(`, a
  * `)(`, `](`, `}(`, `>(` or `>>(` may be a call through a pointer, a lambda or a
  * template: treated as calls too (a comparison `a > (b)` is lost, rarely). */
+static const char *const pure_members[] = {"size", "num_threads", "meta_group_size", NULL};
+
 static int calls_at(const toks *ts, size_t i)
 {
     if (!is(ts, i + 1, "("))
+        return 0;
+    /* a group's size (`tile.size()`, as in `for (o = tile.size() / 2; ...)`)
+     * reads nothing that the loop changes */
+    if (i > 0 && (is(ts, i - 1, ".") || is(ts, i - 1, "->")) && in_list(ts, i, pure_members) &&
+        is(ts, i + 2, ")"))
         return 0;
     if (ts->v[i].kind == T_ID)
         return !is(ts, i, "sizeof");
@@ -588,6 +595,34 @@ static void put_chain(sbuf *b, const toks *ts, const chain *ch)
     put_newlines(b, ts->t, name, ts->v[ch->be - 1].s);
 }
 
+/* `#pragma unroll [N]` right before a rewritten loop would then precede a
+ * block, which compilers reject (clang) or warn about: the hint is dropped. */
+static int is_pragma_unroll(const toks *ts, size_t i)
+{
+    if (ts->v[i].kind != T_PP)
+        return 0;
+    const char *p = ts->t + ts->v[i].s + 1, *e = ts->t + ts->v[i].e;
+    while (p < e && (*p == ' ' || *p == '\t'))
+        p++;
+    if (e - p < 6 || memcmp(p, "pragma", 6) != 0)
+        return 0;
+    p += 6;
+    while (p < e && (*p == ' ' || *p == '\t'))
+        p++;
+    return e - p >= 6 && memcmp(p, "unroll", 6) == 0 && (e - p == 6 || !idc((unsigned char)p[6]));
+}
+
+/* The blanks that start the line holding `at`, so the rewritten loop keeps
+ * its indentation after a dropped pragma line. */
+static void put_indent(sbuf *b, const char *t, size_t at)
+{
+    size_t s = at;
+    while (s > 0 && (t[s - 1] == ' ' || t[s - 1] == '\t'))
+        s--;
+    if (s == 0 || t[s - 1] == '\n')
+        sb_put(b, t + s, at - s);
+}
+
 int tt_sim_prep_chains(const char *text, size_t len, sbuf *out)
 {
     toks ts = {text, NULL, 0};
@@ -601,7 +636,14 @@ int tt_sim_prep_chains(const char *text, size_t len, sbuf *out)
         chain ch;
         if (ts.v[k].kind != T_ID || !is(&ts, k, "for") || !match_chain(&ts, k, &ch))
             continue;
-        sb_put(out, text + copied, ts.v[k].s - copied);
+        size_t upto = ts.v[k].s;
+        if (k > 0 && is_pragma_unroll(&ts, k - 1))
+            upto = ts.v[k - 1].s;
+        sb_put(out, text + copied, upto - copied);
+        if (upto != ts.v[k].s) { /* the pragma goes; its line stays, empty */
+            put_newlines(out, text, upto, ts.v[k].s);
+            put_indent(out, text, ts.v[k].s);
+        }
         put_chain(out, &ts, &ch);
         copied = ts.v[ch.be - 1].e;
         k = ch.be - 1;

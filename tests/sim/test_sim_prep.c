@@ -193,9 +193,36 @@ Test(prep, chain_pragma_nested_loops_and_shared_together)
     char *o = prep(src);
     cr_expect_eq(lines(o), lines(src));
     cr_expect_str_eq(line_at(o, 2), "  TT_SIM_SHARED(s, 0, ([32]), float);");
-    cr_expect_str_eq(line_at(o, 3), "  #pragma unroll");
+    cr_expect_str_eq(line_at(o, 3), "  #pragma unroll"); /* before the outer loop: kept */
     cr_expect(strncmp(line_at(o, 4), "  for (int i = 0; i < 2; i++)", 40) == 0, "%s", o);
     cr_expect(strncmp(line_at(o, 5), "    " CHAIN_HEAD("v"), 20) == 0, "%s", o);
+    free(o);
+}
+
+/* A `#pragma unroll` right before a rewritten loop is dropped (it would
+ * precede a block, which clang rejects); its line stays, empty. */
+Test(prep, chain_drops_its_pragma_unroll)
+{
+    const char *src = "__device__ float f(float v) {\n"
+                      "    #pragma unroll 4\n"
+                      "    for (int o = 16; o > 0; o /= 2)\n"
+                      "        v += __shfl_down(v, o);\n"
+                      "    return v;\n"
+                      "}\n";
+    char *o = prep(src);
+    cr_expect_eq(lines(o), lines(src));
+    cr_expect_str_eq(line_at(o, 2), "    ");
+    cr_expect(strstr(o, "pragma") == NULL, "%s", o);
+    cr_expect(strncmp(line_at(o, 4), CHAIN_HEAD("v"), 20) == 0, "%s", o);
+    free(o);
+}
+
+/* `tile.size()` in the header reads nothing the loop changes. */
+Test(prep, chain_header_with_group_size)
+{
+    char *o = prep("for (int o = tile32.size() / 2; o > 0; o /= 2) sum += tile32.shfl_down(sum, o);\n");
+    cr_expect(strncmp(o, CHAIN_HEAD("sum"), 20) == 0, "%s", o);
+    cr_expect(strstr(o, "for (int o = tile32.size() / 2; o > 0; o /= 2) (void)(tile32.shfl_down(sum, o));") != NULL, "%s", o);
     free(o);
 }
 
@@ -206,7 +233,8 @@ Test(prep, chain_not_recognised_is_left_unchanged)
     /* a call in the header, or one in a shuffle argument */
     expect_unchanged("for (int o = f(); o > 0; o /= 2) v += __shfl_down(v, o);\n");
     expect_unchanged("for (int o = 16; o > 0; o /= 2) v += __shfl_down(v, lane(o));\n");
-    expect_unchanged("for (int o = g.size() / 2; o > 0; o /= 2) v += g.shfl_down(v, o);\n");
+    expect_unchanged("for (int o = g.rank() / 2; o > 0; o /= 2) v += g.shfl_down(v, o);\n");
+    expect_unchanged("for (int o = g.size(1) / 2; o > 0; o /= 2) v += g.shfl_down(v, o);\n");
     /* a comment, string or preprocessor line inside */
     expect_unchanged("for (int o = 16; o > 0; o /= 2) /* sum */ v += __shfl_down(v, o);\n");
     expect_unchanged("for (int o = 16; o > 0; o /= 2)\n#if 1\n v += __shfl_down(v, o);\n#endif\n");
