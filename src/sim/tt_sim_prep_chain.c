@@ -318,17 +318,17 @@ static int count_top_level(const toks *ts, size_t a, size_t b, const char *sep)
     return count;
 }
 
+/* Accessors that read nothing a loop can change (a group's size). */
+static const char *const pure_members[] = {"size", "num_threads", "meta_group_size", NULL};
+
 /* Whether token i followed by `(` calls something.  Besides `name(`, a
  * `)(`, `](`, `}(`, `>(` or `>>(` may be a call through a pointer, a lambda or a
  * template: treated as calls too (a comparison `a > (b)` is lost, rarely). */
-static const char *const pure_members[] = {"size", "num_threads", "meta_group_size", NULL};
-
 static int calls_at(const toks *ts, size_t i)
 {
     if (!is(ts, i + 1, "("))
         return 0;
-    /* a group's size (`tile.size()`, as in `for (o = tile.size() / 2; ...)`)
-     * reads nothing that the loop changes */
+    /* `tile.size()`, as in `for (int o = tile.size() / 2; ...)` */
     if (i > 0 && (is(ts, i - 1, ".") || is(ts, i - 1, "->")) && in_list(ts, i, pure_members) &&
         is(ts, i + 2, ")"))
         return 0;

@@ -157,8 +157,9 @@ typedef struct tt_sim_kernel {
      * threads at schedule positions pos, pos+1, ... < end one after the
      * other, each as a plain call with tt_sim_cur = &threads[order[p]] and
      * tt_sim_tid its threadIdx (order NULL: the identity, position = linear
-     * thread id), and returns the position after the last one run.  After each thread it
-     * must return at once (with that thread's position) if *batch became 0:
+     * thread id), and returns the position after the last one run.  After
+     * each thread it must return at once (with that thread's position) if
+     * *batch became 0:
      * the thread blocked at a barrier or collective and the runtime has
      * taken back the bookkeeping.  Lets the compiler inline the kernel into
      * the loop, so barrier-free kernels cost little more than a loop. */
@@ -195,11 +196,13 @@ tt_sim_result tt_sim_launch_batched(const tt_sim_kernel *kernel, const tt_sim_co
  *     lambda (tt_sim_a_, tt_sim_r_) computing the update>); } else <the loop> }
  * so that the runtime can run the steps as one warp collective.  Only loops
  * in which nothing but x changes qualify: H and the other shuffle arguments
- * do not mention x, call functions (sizeof aside) or name warp collectives,
- * the arguments assign nothing, the shuffle is not conditional (after ?, &&
- * or ||), and the loop holds no comment, literal or preprocessor line.
- * Anything else is left as it is.  The rewrite is one line, on the line of
- * the shuffle, with the loop's other newlines before and after it.
+ * do not mention x, call functions (sizeof and a group's size() aside) or
+ * name warp collectives, the arguments assign nothing, the shuffle is not
+ * conditional (after ?, && or ||), and the loop holds no comment, literal or
+ * preprocessor line.  Anything else is left as it is.  The rewrite is one
+ * line, on the line of the shuffle, with the loop's other newlines before and
+ * after it; a `#pragma unroll` right before the loop is dropped (its line
+ * stays, empty).
  *
  * Everything else (comments, strings, line numbers) is kept byte for byte.
  * Write the result with a first line
