@@ -150,7 +150,6 @@ Test(lanes, votes_and_matches)
 }
 #endif
 
-#if !defined(SIM_TEST_CUDA)
 // A chain run as one collective gives what the loop gives shuffle by shuffle,
 // in every schedule (lane order).
 Test(lanes, shuffle_chains_equal_stepwise)
@@ -179,7 +178,6 @@ Test(lanes, shuffle_chains_equal_stepwise)
     tt_sim_free(ia);
     tt_sim_free(ib);
 }
-#endif
 
 // The pure lane functions agree with the expectations for every operand,
 // including negative and out-of-range ones.

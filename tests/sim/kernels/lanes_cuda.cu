@@ -31,3 +31,40 @@ __global__ void vote_cuda(unsigned *out, int k)
     out[lane * 8 + 6] = red;
     out[lane * 8 + 7] = (unsigned)mn;
 }
+
+// Shuffle chains with _sync masks and widths, rewritten (chains_fused) and
+// kept shuffle by shuffle by the comment inside (chains_stepwise); the last
+// loop's mask names half the warp, which only that half runs: not fused.
+__global__ void chains_fused(float *fout, int *iout)
+{
+    unsigned lane = threadIdx.x % warpSize;
+    float v = threadIdx.x * 0.37f;
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
+    int m = (threadIdx.x * 7919) % 1000;
+    for (int o = 1; o < 32; o *= 2) m = max(m, __shfl_down_sync(0xffffffffu, m, o));
+    int u = threadIdx.x;
+    for (int o = 1; o < 8; o *= 2) u = u * 3 + __shfl_up_sync(0xffffffff, u, o, 16);
+    float h = threadIdx.x;
+    for (int o = 8; o > 0 && lane < 16; o /= 2) h = fmaxf(h, __shfl_xor_sync(0x0000ffff, h, o, 16)) * 0.5f;
+    fout[2 * threadIdx.x] = v;
+    fout[2 * threadIdx.x + 1] = h;
+    iout[2 * threadIdx.x] = m;
+    iout[2 * threadIdx.x + 1] = u;
+}
+
+__global__ void chains_stepwise(float *fout, int *iout)
+{
+    unsigned lane = threadIdx.x % warpSize;
+    float v = threadIdx.x * 0.37f;
+    for (int o = 16; o > 0; o >>= 1) /* step */ v += __shfl_xor_sync(0xffffffff, v, o);
+    int m = (threadIdx.x * 7919) % 1000;
+    for (int o = 1; o < 32; o *= 2) /* step */ m = max(m, __shfl_down_sync(0xffffffffu, m, o));
+    int u = threadIdx.x;
+    for (int o = 1; o < 8; o *= 2) /* step */ u = u * 3 + __shfl_up_sync(0xffffffff, u, o, 16);
+    float h = threadIdx.x;
+    for (int o = 8; o > 0 && lane < 16; o /= 2) /* step */ h = fmaxf(h, __shfl_xor_sync(0x0000ffff, h, o, 16)) * 0.5f;
+    fout[2 * threadIdx.x] = v;
+    fout[2 * threadIdx.x + 1] = h;
+    iout[2 * threadIdx.x] = m;
+    iout[2 * threadIdx.x + 1] = u;
+}
