@@ -373,6 +373,8 @@ collective_slow(const tt_sim_site *site, int kind, int has_mask, uint64_t mask, 
 {
     tt_sim_thread *t = tt_sim_cur;
     tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
+    if (UNLIKELY(w->round))
+        tt_sim_round_leave(w, t->pos);
     if (UNLIKELY(w->batch))
         tt_sim_batch_sync(w, t);
     if (UNLIKELY(has_mask && !((mask >> t->lane) & 1)))

@@ -100,6 +100,11 @@ typedef struct tt_sim_worker {
     int bar_mixed;
     int bar_acc_count, bar_acc_and, bar_acc_or;
     int bar_result;
+    /* round mode (tt_sim_sched.c, "rounds"): while set, the ready bitmap,
+     * nready, bar_waiting, warps' blocked counts and thread states are
+     * stale; tt_sim_round_leave() rebuilds them */
+    int round;
+    const tt_sim_site *round_site;
     /* collective operands and results, indexed by linear thread id */
     uint64_t *cval;
     uint64_t *cres;

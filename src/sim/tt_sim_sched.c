@@ -288,7 +288,86 @@ static void release_barrier(tt_sim_worker *w)
     w->bar_waiting = 0;
     w->bar_mixed = 0;
     w->epoch++; /* a new race-check interval begins */
+#if TT_SIM_FAST_SWITCH
+    /* every thread arrived in schedule order: the next rounds can be cheap */
+    if (w->live == n && n > 1 && w->next_unstarted == n && !w->batch &&
+        w->bar_kind == TT_SIM_BAR_PLAIN && tt_sim_cur && tt_sim_cur->pos == n - 1)
+        w->round = 1;
+#endif
 }
+
+/* ---------------------------------------------------------------- rounds
+ * Round mode: a plain __syncthreads that every thread reached in schedule
+ * order (the last arrival at position n-1) was just released, so threads
+ * resume in schedule order.  While each thread then arrives at one plain
+ * barrier (the site the thread at position 0 arrives at), the one at
+ * position p hands over to the one at p+1 (released from the previous
+ * barrier) and position n-1 completes the barrier, handing over to 0: the
+ * runtime keeps no per-thread state.  Invariant: every thread is live and
+ * started, none waits at a collective; positions before the running one
+ * wait at round_site, positions after it are released.  Anything else
+ * (another site or kind, a collective, an exit) first calls
+ * tt_sim_round_leave(), which rebuilds the bookkeeping from that invariant. */
+void tt_sim_round_leave(tt_sim_worker *w, uint32_t cur)
+{
+    uint32_t n = w->blk.nthreads;
+    w->round = 0;
+    memset(w->ready, 0, sizeof w->ready);
+    for (uint32_t i = 0; i < w->nwarps; i++)
+        w->warps[i].blocked = 0;
+    for (uint32_t q = 0; q < n; q++) {
+        tt_sim_thread *t = &w->threads[w->order[q]];
+        if (q == cur) {
+            t->state = TT_T_RUNNING;
+            continue;
+        }
+        set_wait(t, TT_T_BARRIER, BAR_KIND_BASE + TT_SIM_BAR_PLAIN, 0, 0);
+        if (q < cur) {
+            t->wait_site = w->round_site;
+            w->warps[t->warp_id].blocked++;
+        } else {
+            set_ready(w, q); /* released: the state names where it waited */
+        }
+    }
+    w->nready = n - 1 - cur;
+    w->bar_waiting = cur;
+    w->bar_site = w->round_site;
+    w->bar_kind = TT_SIM_BAR_PLAIN;
+    w->bar_mixed = 0;
+    w->bar_acc_count = 0;
+    w->bar_acc_and = 1;
+    w->bar_acc_or = 0;
+    w->bar_result = 0;
+}
+
+#if TT_SIM_FAST_SWITCH
+/* A round-mode arrival of t at a plain barrier: the thread to run next, made
+ * the running one, or NULL when this arrival leaves round mode. */
+static inline __attribute__((always_inline)) tt_sim_thread *
+round_barrier(tt_sim_worker *w, tt_sim_thread *t, const tt_sim_site *site)
+{
+    uint32_t p = t->pos, n = w->blk.nthreads;
+    if (p == 0)
+        w->round_site = site;
+    else if (UNLIKELY(site != w->round_site))
+        return NULL;
+    uint32_t q = p + 1;
+    if (UNLIKELY(q == n)) { /* the last arrival completes the barrier */
+        if (UNLIKELY(atomic_load_explicit(&w->L->abort, memory_order_relaxed)))
+            tt_sim_escape(w);
+        w->epoch++; /* a new race-check interval begins */
+        q = 0;
+    }
+    const uint32_t *ord = w->order;
+    tt_sim_thread *next = &w->threads[ord[q]];
+    /* the context of the thread after it (order[] has zero padding past n) */
+    __builtin_prefetch(w->threads[ord[q + 1]].stack);
+    tt_sim_cur = next;
+    tt_sim_tid = next->tid;
+    w->cur_stack = next->stack;
+    return next;
+}
+#endif
 
 static __attribute__((noinline)) void bar_note_site(tt_sim_worker *w, const tt_sim_site *site, int kind)
 {
@@ -341,6 +420,13 @@ int tt_sim_syncthreads(const tt_sim_site *site, int kind, int pred)
 #if TT_SIM_FAST_SWITCH
     tt_sim_thread *t = tt_sim_cur;
     tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
+    if (w->round) {
+        tt_sim_thread *next;
+        if (LIKELY(kind == TT_SIM_BAR_PLAIN) && (next = round_barrier(w, t, site)) != NULL)
+            return tt_sim_switch_ret_i(t->stack, next->stack, 0); /* a plain barrier returns 0 */
+        tt_sim_round_leave(w, t->pos);
+        return syncthreads_slow(site, kind, pred);
+    }
     tt_sim_warp *wp = &w->warps[t->warp_id];
     uint32_t q = t->pos + 1, bw = w->bar_waiting;
     /* is_ready(q) implies q < next_unstarted and not batch mode */
@@ -365,6 +451,8 @@ int tt_sim_syncthreads(const tt_sim_site *site, int kind, int pred)
 
 static void thread_exit(tt_sim_worker *w, tt_sim_thread *t)
 {
+    if (w->round)
+        tt_sim_round_leave(w, t->pos);
     tt_sim_warp *wp = &w->warps[t->warp_id];
     t->state = TT_T_DONE;
     w->live--;

@@ -73,6 +73,11 @@ __attribute__((noinline, cold, noreturn)) void tt_sim_internal_deadlock(tt_sim_w
 const char *tt_sim_thread_str(const tt_sim_thread *t, char *buf, size_t n);
 void tt_sim_append_waiters(tt_sim_worker *w, char *msg, size_t cap);
 
+/* Leaves round mode (tt_sim_sched.c), the thread at schedule position `cur`
+ * running: rebuilds the state round mode does not keep.  Every path other
+ * than round mode's barrier calls it before it looks at thread states. */
+void tt_sim_round_leave(tt_sim_worker *w, uint32_t cur);
+
 /* Runs other threads until `self` is released (tt_sim_sched.c). */
 void tt_sim_block_and_schedule(tt_sim_worker *w, tt_sim_thread *self);
 /* Completes what the lanes of warp `wp` wait for, when they all wait (tt_sim_collective.c). */

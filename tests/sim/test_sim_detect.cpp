@@ -100,6 +100,41 @@ Test(detect, barrier_divergence_different_sites)
     tt_sim_free(out);
 }
 
+// After barriers every thread reached in schedule order (round mode), a
+// divergent barrier, a barrier reduction, a shuffle and an early exit behave
+// as they do on the first barrier, in every schedule.
+Test(detect, rounds_divergence_and_mixed_barriers)
+{
+    float *out = (float *)tt_sim_alloc(64 * sizeof(float));
+    tt_sim_config cfg = sim_cfg(1, 64, 32);
+    tt_sim_result r = TT_SIM_LAUNCH(rounds_divergent, cfg, out);
+    cr_assert_eq(r.status, TT_SIM_ERR_BARRIER_DIVERGENCE, "%s", r.message);
+    char a[32], b[32];
+    snprintf(a, sizeof a, ":%d:", tag_line(DETECT_SRC, "LINE_RDIV_A"));
+    snprintf(b, sizeof b, ":%d:", tag_line(DETECT_SRC, "LINE_RDIV_B"));
+    cr_expect(strstr(r.message, a) && strstr(r.message, b), "both sites expected: %s", r.message);
+    tt_sim_free(out);
+
+    int *iout = (int *)tt_sim_alloc(64 * sizeof(int));
+    cfg.schedules[0] = TT_SIM_SCHED_FORWARD;
+    cfg.schedules[1] = TT_SIM_SCHED_REVERSE;
+    cfg.schedules[2] = TT_SIM_SCHED_RANDOM;
+    cfg.nschedules = 3;
+    r = TT_SIM_LAUNCH(rounds_mixed, cfg, iout, 7);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    for (int t = 0; t < 64; t++) {
+        int acc = t + 3, other = (t ^ 1) + 3;
+        if (t != 7)
+            cr_expect_eq(iout[t], acc + other + 32, "thread %d: %d", t, iout[t]);
+    }
+    cr_expect_eq(iout[7], 0, "thread 7 returned early");
+    cfg.nschedules = 1;
+    cfg.strict_barriers = 1;
+    r = TT_SIM_LAUNCH(rounds_mixed, cfg, iout, 7);
+    cr_assert_eq(r.status, TT_SIM_ERR_BARRIER_DIVERGENCE, "%s", r.message);
+    tt_sim_free(iout);
+}
+
 Test(detect, early_exit_strict_and_lenient)
 {
     float *out = (float *)tt_sim_alloc(64 * sizeof(float));

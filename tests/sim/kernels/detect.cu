@@ -168,3 +168,38 @@ __global__ void halves(float *out)
     out[2] = __half2float(__hadd(h, h));
     out[3] = v.w + __expf(0.0f) + rsqrtf(4.0f) + __fdividef(1.0f, 4.0f);
 }
+
+// The same faults after a few barriers every thread reached in order (the
+// executor's round mode): divergence, an early exit, a barrier reduction and
+// a shuffle between plain barriers.
+__global__ void rounds_divergent(float *out)
+{
+    for (int i = 0; i < 3; i++)
+        __syncthreads();
+    if (threadIdx.x < 40) {
+        __syncthreads();  // LINE_RDIV_A
+    } else {
+        __syncthreads();  // LINE_RDIV_B
+    }
+    out[threadIdx.x] = 1.0f;
+}
+
+__global__ void rounds_mixed(int *out, int quit)
+{
+    int acc = threadIdx.x;
+    for (int i = 0; i < 3; i++) {
+        __syncthreads();
+        acc += i;
+    }
+    __syncthreads();
+    int c = __syncthreads_count(threadIdx.x & 1);
+    for (int i = 0; i < 2; i++)
+        __syncthreads();
+    acc += __shfl_xor_sync(0xffffffff, acc, 1);
+    __syncthreads();
+    __syncthreads();
+    if ((int)threadIdx.x == quit)
+        return;
+    __syncthreads();
+    out[threadIdx.x] = acc + c;
+}
