@@ -190,6 +190,14 @@ __attribute__((noinline, cold, noreturn)) void tt_sim_internal_deadlock(tt_sim_w
     tt_sim_fail_thread(w, t, TT_SIM_ERR_DEADLOCK, t ? t->wait_site : NULL, msg);
 }
 
+tt_sim_stack *tt_sim_spawn_runner(tt_sim_worker *w)
+{
+    tt_sim_stack *s = stack_get(w);
+    tt_sim_fiber_make(s, runner_entry, w);
+    w->cur_stack = s;
+    return s;
+}
+
 /* The running thread `self` has blocked (or its collective just completed).
  * Runs other threads until `self` is released, then returns in self.  The
  * general form, for every build; see block_fast for the usual one. */
@@ -205,10 +213,7 @@ void tt_sim_block_and_schedule(tt_sim_worker *w, tt_sim_thread *self)
     }
     tt_sim_stack *mine = self->stack;
     if (q >= w->next_unstarted) {
-        tt_sim_stack *s = stack_get(w);
-        tt_sim_fiber_make(s, runner_entry, w);
-        w->cur_stack = s;
-        switch_to(mine, s, 0, 0);
+        switch_to(mine, tt_sim_spawn_runner(w), 0, 0);
     } else {
         tt_sim_thread *next = take_ready(w, q);
         uint64_t v = resume_value(w, next);

@@ -78,6 +78,10 @@ void tt_sim_append_waiters(tt_sim_worker *w, char *msg, size_t cap);
  * than round mode's barrier calls it before it looks at thread states. */
 void tt_sim_round_leave(tt_sim_worker *w, uint32_t cur);
 
+/* A new runner fiber, made the running fiber, to start the next unstarted
+ * thread on (tt_sim_sched.c); the caller switches to its stack. */
+tt_sim_stack *tt_sim_spawn_runner(tt_sim_worker *w);
+
 /* Runs other threads until `self` is released (tt_sim_sched.c). */
 void tt_sim_block_and_schedule(tt_sim_worker *w, tt_sim_thread *self);
 /* Completes what the lanes of warp `wp` wait for, when they all wait (tt_sim_collective.c). */
@@ -192,10 +196,12 @@ static inline void switch_to(tt_sim_stack *mine, tt_sim_stack *to, int dies, uin
         if (UNLIKELY(q == UINT32_MAX))                                                    \
             tt_sim_internal_deadlock(w);                                                         \
         tt_sim_stack *mine = self->stack;                                                 \
-        if (UNLIKELY(q == self->pos || q >= w->next_unstarted)) {                         \
-            tt_sim_block_and_schedule(w, self);                                                  \
+        if (UNLIKELY(q == self->pos)) {                                                   \
+            tt_sim_block_and_schedule(w, self);                                           \
             return (TYPE)resume_value(w, self);                                           \
         }                                                                                 \
+        if (q >= w->next_unstarted) /* start the next thread on a new fiber */            \
+            return SWITCH(mine, tt_sim_spawn_runner(w), 0);                               \
         tt_sim_thread *next = take_ready(w, q);                                           \
         uint64_t v = resume_value(w, next);                                               \
         return SWITCH(mine, prepare_resume(w, next), v);                                 \
