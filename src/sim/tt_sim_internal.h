@@ -105,6 +105,9 @@ typedef struct tt_sim_worker {
      * stale; tt_sim_round_leave() rebuilds them */
     int round;
     const tt_sim_site *round_site;
+    uint32_t round_pos;            /* position of the running thread */
+    tt_sim_stack **round_stack;    /* [n + 1]: stack of the thread at each position
+                                      (+ position 0 again), filled at round entry */
     /* collective operands and results, indexed by linear thread id */
     uint64_t *cval;
     uint64_t *cres;

@@ -296,8 +296,13 @@ static void release_barrier(tt_sim_worker *w)
 #if TT_SIM_FAST_SWITCH
     /* every thread arrived in schedule order: the next rounds can be cheap */
     if (w->live == n && n > 1 && w->next_unstarted == n && !w->batch &&
-        w->bar_kind == TT_SIM_BAR_PLAIN && tt_sim_cur && tt_sim_cur->pos == n - 1)
+        w->bar_kind == TT_SIM_BAR_PLAIN && tt_sim_cur && tt_sim_cur->pos == n - 1) {
         w->round = 1;
+        w->round_pos = 0; /* the releasing thread resumes position 0 next */
+        for (uint32_t q = 0; q < n; q++)
+            w->round_stack[q] = w->threads[w->order[q]].stack;
+        w->round_stack[n] = w->round_stack[0];
+    }
 #endif
 }
 
@@ -346,12 +351,14 @@ void tt_sim_round_leave(tt_sim_worker *w, uint32_t cur)
 }
 
 #if TT_SIM_FAST_SWITCH
-/* A round-mode arrival of t at a plain barrier: the thread to run next, made
- * the running one, or NULL when this arrival leaves round mode. */
-static inline __attribute__((always_inline)) tt_sim_thread *
-round_barrier(tt_sim_worker *w, tt_sim_thread *t, const tt_sim_site *site)
+/* A round-mode arrival at a plain barrier: the stack to switch to, its
+ * thread made the running one, or NULL when this arrival leaves round mode.
+ * Reads only worker fields before the switch (not the running thread's
+ * record): the chain of dependent loads up to the jump is short. */
+static inline __attribute__((always_inline)) tt_sim_stack *
+round_barrier(tt_sim_worker *w, const tt_sim_site *site)
 {
-    uint32_t p = t->pos, n = w->blk.nthreads;
+    uint32_t p = w->round_pos, n = w->blk.nthreads;
     if (p == 0)
         w->round_site = site;
     else if (UNLIKELY(site != w->round_site))
@@ -363,14 +370,14 @@ round_barrier(tt_sim_worker *w, tt_sim_thread *t, const tt_sim_site *site)
         w->epoch++; /* a new race-check interval begins */
         q = 0;
     }
-    const uint32_t *ord = w->order;
-    tt_sim_thread *next = &w->threads[ord[q]];
-    /* the context of the thread after it (order[] has zero padding past n) */
-    __builtin_prefetch(w->threads[ord[q + 1]].stack);
+    tt_sim_stack *ns = w->round_stack[q];
+    __builtin_prefetch(w->round_stack[q + 1]); /* the context after it */
+    w->round_pos = q;
+    tt_sim_thread *next = &w->threads[w->order[q]];
     tt_sim_cur = next;
     tt_sim_tid = next->tid;
-    w->cur_stack = next->stack;
-    return next;
+    w->cur_stack = ns;
+    return ns;
 }
 #endif
 
@@ -423,15 +430,15 @@ static __attribute__((noinline)) int syncthreads_slow(const tt_sim_site *site, i
 int tt_sim_syncthreads(const tt_sim_site *site, int kind, int pred)
 {
 #if TT_SIM_FAST_SWITCH
-    tt_sim_thread *t = tt_sim_cur;
-    tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
+    tt_sim_worker *w = tt_sim_self_worker;
     if (w->round) {
-        tt_sim_thread *next;
-        if (LIKELY(kind == TT_SIM_BAR_PLAIN) && (next = round_barrier(w, t, site)) != NULL)
-            return tt_sim_switch_ret_i(t->stack, next->stack, 0); /* a plain barrier returns 0 */
-        tt_sim_round_leave(w, t->pos);
+        tt_sim_stack *mine = w->cur_stack, *ns;
+        if (LIKELY(kind == TT_SIM_BAR_PLAIN) && (ns = round_barrier(w, site)) != NULL)
+            return tt_sim_switch_ret_i(mine, ns, 0); /* a plain barrier returns 0 */
+        tt_sim_round_leave(w, w->round_pos);
         return syncthreads_slow(site, kind, pred);
     }
+    tt_sim_thread *t = tt_sim_cur;
     tt_sim_warp *wp = &w->warps[t->warp_id];
     uint32_t q = t->pos + 1, bw = w->bar_waiting;
     /* is_ready(q) implies q < next_unstarted and not batch mode */
@@ -602,6 +609,7 @@ int tt_sim_worker_init(tt_sim_worker *w, tt_sim_run *L, int index)
     uint32_t n = cfg->block.x * cfg->block.y * cfg->block.z;
     w->threads = aligned_alloc(64, (size_t)n * sizeof *w->threads);
     w->order = calloc(n + PREFETCH_AHEAD, sizeof *w->order); /* + zeros read by prefetch_ahead */
+    w->round_stack = calloc(n + 1, sizeof *w->round_stack);
     w->cval = calloc(n, sizeof *w->cval);
     w->cres = calloc(n, sizeof *w->cres);
     w->csrc = calloc(n, sizeof *w->csrc);
@@ -611,7 +619,7 @@ int tt_sim_worker_init(tt_sim_worker *w, tt_sim_run *L, int index)
     size_t al = k->args_align < 64 ? 64 : k->args_align;
     size_t asz = (k->args_size + al - 1) / al * al;
     w->args = aligned_alloc(al, asz ? asz : al);
-    if (!w->threads || !w->order || !w->args || !w->cval || !w->cres || !w->csrc ||
+    if (!w->threads || !w->order || !w->round_stack || !w->args || !w->cval || !w->cres || !w->csrc ||
         !w->blk.chain_src || !w->blk.chain_mask || !w->blk.chain_wait)
         return -1;
     memset(w->threads, 0, (size_t)n * sizeof *w->threads);
@@ -696,6 +704,7 @@ void tt_sim_worker_fini(tt_sim_worker *w)
     free(w->args);
     free(w->threads);
     free(w->order);
+    free(w->round_stack);
     free(w->cval);
     free(w->cres);
     free(w->csrc);
