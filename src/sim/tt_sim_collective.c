@@ -372,7 +372,7 @@ collective_slow(const tt_sim_site *site, int kind, int has_mask, uint64_t mask, 
                 int32_t src, int pred, int *pred_out)
 {
     tt_sim_thread *t = tt_sim_cur;
-    tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
+    tt_sim_worker *w = tt_sim_self_worker; /* = t->blk->worker, without the dependent loads */
     if (UNLIKELY(w->round))
         tt_sim_round_leave(w, t->pos);
     if (UNLIKELY(w->batch))
@@ -417,7 +417,7 @@ uint64_t tt_sim_collective(const tt_sim_site *site, int kind, int has_mask, uint
 {
 #if TT_SIM_FAST_SWITCH
     tt_sim_thread *t = tt_sim_cur;
-    tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
+    tt_sim_worker *w = tt_sim_self_worker; /* = t->blk->worker, without the dependent loads */
     tt_sim_warp *wp = &w->warps[t->warp_id];
     uint32_t q = t->pos + 1, nc = wp->ncoll;
     /* site == coll_site implies a lane waits (so not in batch mode), and a
@@ -448,7 +448,7 @@ uint64_t tt_sim_collective(const tt_sim_site *site, int kind, int has_mask, uint
  * cval/csrc (see below). */
 static __attribute__((noinline)) uint64_t shfl_slow(tt_sim_thread *t, int has_mask)
 {
-    tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
+    tt_sim_worker *w = tt_sim_self_worker; /* = t->blk->worker, without the dependent loads */
     uint32_t me = t->linear;
     return collective_slow(t->wait_site, TT_SIM_COLL_SHFL, has_mask, t->mask, w->cval[me],
                            w->csrc[me], 0, NULL);
@@ -464,7 +464,7 @@ uint64_t tt_sim_shfl(const tt_sim_site *site, int has_mask, uint64_t mask, uint6
 {
 #if TT_SIM_FAST_SWITCH
     tt_sim_thread *t = tt_sim_cur;
-    tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
+    tt_sim_worker *w = tt_sim_self_worker; /* = t->blk->worker, without the dependent loads */
     {
         uint32_t me = t->linear;
         t->wait_site = site;

@@ -390,7 +390,7 @@ static __attribute__((noinline)) void bar_note_site(tt_sim_worker *w, const tt_s
 static __attribute__((noinline)) int syncthreads_slow(const tt_sim_site *site, int kind, int pred)
 {
     tt_sim_thread *t = tt_sim_cur;
-    tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
+    tt_sim_worker *w = tt_sim_self_worker; /* = t->blk->worker, without the dependent loads */
     if (UNLIKELY(w->batch))
         tt_sim_batch_sync(w, t);
     t->state = TT_T_BARRIER;

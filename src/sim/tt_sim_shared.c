@@ -134,7 +134,7 @@ void tt_sim_shared_access(const void *addr, size_t size, int is_write, const tt_
     tt_sim_thread *t = tt_sim_cur;
     if (!t)
         return;
-    tt_sim_worker *w = (tt_sim_worker *)t->blk->worker;
+    tt_sim_worker *w = tt_sim_self_worker; /* = t->blk->worker, without the dependent loads */
     if (!w->shadow)
         return;
     size_t off = (size_t)((const char *)addr - w->blk.shared);
