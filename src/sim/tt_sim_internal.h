@@ -70,8 +70,8 @@ typedef struct tt_sim_worker {
     int index;
     pthread_t os_thread;
     void *args;                    /* this worker's copy of the kernel arguments */
-    uint32_t (*run)(void *, tt_sim_thread *, const uint32_t *, uint32_t, uint32_t,
-                    const int *);  /* kernel->run, or NULL */
+    uint32_t (*run)(void *, tt_sim_thread *, const uint32_t *, uint32_t,
+                    const uint64_t *); /* kernel->run, or NULL */
 
     tt_sim_block blk;              /* the block being run */
     tt_sim_thread *threads;        /* [TT_SIM_MAX_THREADS] */
@@ -94,6 +94,7 @@ typedef struct tt_sim_worker {
      * (batch_sync) or the batch ends */
     int batch;
     uint32_t batch_start;
+    uint64_t batch_end;            /* kernel->run runs positions below this */
     uint32_t bar_waiting;
     const tt_sim_site *bar_site;
     int bar_kind;
@@ -139,8 +140,8 @@ typedef struct tt_sim_worker {
 
 typedef struct tt_sim_run {
     const tt_sim_kernel *k;
-    uint32_t (*run)(void *, tt_sim_thread *, const uint32_t *, uint32_t, uint32_t,
-                    const int *);  /* k->run when launched batched, else NULL */
+    uint32_t (*run)(void *, tt_sim_thread *, const uint32_t *, uint32_t,
+                    const uint64_t *); /* k->run when launched batched, else NULL */
     const tt_sim_config *cfg;
     tt_sim_schedule sched;
     uint64_t nblocks;

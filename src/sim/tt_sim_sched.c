@@ -240,6 +240,7 @@ void tt_sim_batch_sync(tt_sim_worker *w, tt_sim_thread *t)
     t->stack = w->cur_stack;
     w->next_unstarted = p + 1;
     w->batch = 0;
+    w->batch_end = p + 1; /* kernel->run stops once t returns */
 }
 
 /* ---------------------------------------------------------------- barrier */
@@ -493,16 +494,17 @@ static void runner_entry(void *arg)
             w->batch_start = pos;
             /* forward schedule: order[] is the identity (tt_sim_worker_init) */
             const uint32_t *ord = w->L->sched == TT_SIM_SCHED_FORWARD ? NULL : w->order;
-            uint32_t r = w->run(w->args, w->threads, ord, pos, n, &w->batch);
+            w->batch_end = n;
+            uint32_t r = w->run(w->args, w->threads, ord, pos, &w->batch_end);
             if (w->batch) { /* all of them ran to completion: the block is done */
                 w->batch = 0;
                 w->next_unstarted = n;
                 w->live = 0;
                 break;
             }
-            /* the thread at r blocked (tt_sim_batch_sync booked the ones
-             * before it), was resumed here later and has now returned */
-            t = &w->threads[w->order[r]];
+            /* the thread at r - 1 blocked (tt_sim_batch_sync booked the
+             * ones before it), was resumed here later and has now returned */
+            t = &w->threads[w->order[r - 1]];
         } else {
             w->next_unstarted = pos + 1;
             t = &w->threads[w->order[pos]];

@@ -154,17 +154,19 @@ typedef struct tt_sim_kernel {
     /* Runs the kernel body for the current GPU thread with the given pack. */
     void (*invoke)(void *args);
     /* Optional (read by tt_sim_launch_batched only; NULL = absent): runs the
-     * threads at schedule positions pos, pos+1, ... < end one after the
-     * other, each as a plain call with tt_sim_cur = &threads[order[p]] and
-     * tt_sim_tid its threadIdx (order NULL: the identity, position = linear
-     * thread id), and returns the position after the last one run.  After
-     * each thread it must return at once (with that thread's position) if
-     * *batch became 0:
-     * the thread blocked at a barrier or collective and the runtime has
-     * taken back the bookkeeping.  Lets the compiler inline the kernel into
-     * the loop, so barrier-free kernels cost little more than a loop. */
+     * threads at schedule positions pos, pos+1, ... while the position is
+     * below *end, one after the other, each as a plain call with tt_sim_cur =
+     * &threads[order[p]] and tt_sim_tid its threadIdx (order NULL: the
+     * identity, position = linear thread id), and returns the position after
+     * the last one run.  *end must be read again after every thread: when a
+     * thread blocks at a barrier or collective, the runtime takes back the
+     * bookkeeping and lowers *end to just past it.  (uint64_t so that the
+     * kernel's int and float stores cannot alias it: the compiler keeps it in
+     * a register while the kernel calls nothing.)  Lets the compiler inline
+     * the kernel into the loop, so barrier-free kernels cost little more than
+     * a loop. */
     uint32_t (*run)(void *args, struct tt_sim_thread *threads, const uint32_t *order,
-                    uint32_t pos, uint32_t end, const int *batch);
+                    uint32_t pos, const uint64_t *end);
 } tt_sim_kernel;
 
 /* Runs the kernel over the whole grid once per schedule in cfg.  Blocks until

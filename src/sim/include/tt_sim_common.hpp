@@ -449,43 +449,34 @@ template <class Pack> void pack_invoke(void *p)
     Pack *k = static_cast<Pack *>(p);
     std::apply(k->call, k->args);
 }
-// tt_sim_kernel::run: the threads at positions [pos, end) one after the other.
+// tt_sim_kernel::run: the threads at positions pos.. while below *end.
 template <class Pack>
 uint32_t pack_run(void *p, tt_sim_thread *threads, const uint32_t *order, uint32_t pos,
-                  uint32_t end, const int *batch)
+                  const uint64_t *end)
 {
     Pack *k = static_cast<Pack *>(p);
     if (order) {
-        for (; pos < end; pos++) {
+        for (; pos < *end; pos++) {
             tt_sim_thread *t = threads + order[pos];
             tt_sim_cur = t;
             tt_sim_tid = t->tid;
             std::apply(k->call, k->args);
-            if (!*batch)
-                return pos;
         }
-        return end;
+        return pos;
     }
-    // forward schedule: positions are linear ids, threadIdx counts up (the
-    // kernel then reads no thread record)
-    if (pos >= end)
-        return end;
+    // forward schedule: positions are linear ids.  One row (fixed y, z) at a
+    // time: y and z come from the record once, x counts (nothing else writes
+    // tt_sim_tid while threads run as calls).
     const uint32_t bx = tt_sim_blk->block_dim.x;
-    tt_sim_tid = threads[pos].tid;
-    for (uint32_t x = tt_sim_tid.x;;) {
-        tt_sim_cur = threads + pos;
-        std::apply(k->call, k->args);
-        if (!*batch)
-            return pos;
-        if (++pos == end)
-            return end;
-        if (++x == bx) { // the next row: y and z from the record (rarely)
-            x = 0;
-            tt_sim_tid = threads[pos].tid;
-        } else {
-            tt_sim_tid.x = x; // nothing else writes it while threads run as calls
+    while (pos < *end) {
+        tt_sim_tid = threads[pos].tid;
+        for (uint32_t x = tt_sim_tid.x; x < bx && pos < *end; x++, pos++) {
+            tt_sim_tid.x = x;
+            tt_sim_cur = threads + pos;
+            std::apply(k->call, k->args);
         }
     }
+    return pos;
 }
 
 // Runs `kernel` over cfg's grid with the given arguments (converted to the
