@@ -556,7 +556,7 @@ uint64_t tt_sim_shfl_chain(const tt_sim_chain *ch, uint64_t value, int *fused)
 {
     const tt_sim_chain_rec *r = ch->rec;
     tt_sim_thread *t = tt_sim_cur;
-    tt_sim_chain_wait *cw = &t->blk->chain_wait[t->linear];
+    tt_sim_chain_wait *cw = &tt_sim_blk->chain_wait[t->linear];
     /* the key: site and length (one op per site, so equal keys mean equal ops) */
     cw->key = r->fusable ? (uint64_t)(uintptr_t)r->site ^ ((uint64_t)r->n << 56) : 0;
     cw->chain = ch;

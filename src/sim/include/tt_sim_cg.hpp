@@ -14,11 +14,11 @@ namespace cooperative_groups {
 struct thread_block {
     void sync(TT_SIM_CG_SITE_ARGS) const { tt_sim_syncthreads(TT_SIM_CG_SITE("thread_block::sync"), TT_SIM_BAR_PLAIN, 0); }
     unsigned thread_rank() const { return tt_sim_cur->linear; }
-    unsigned size() const { return tt_sim_cur->blk->nthreads; }
+    unsigned size() const { return tt_sim_blk->nthreads; }
     unsigned num_threads() const { return size(); }
-    dim3 group_index() const { return dim3(tt_sim_cur->blk->block_idx); }
+    dim3 group_index() const { return dim3(tt_sim_blk->block_idx); }
     dim3 thread_index() const { return dim3(tt_sim_cur->tid); }
-    dim3 group_dim() const { return dim3(tt_sim_cur->blk->block_dim); }
+    dim3 group_dim() const { return dim3(tt_sim_blk->block_dim); }
     dim3 dim_threads() const { return group_dim(); }
 };
 inline thread_block this_thread_block() { return thread_block(); }
@@ -31,13 +31,13 @@ struct grid_group {
     }
     unsigned long long thread_rank() const
     {
-        const tt_sim_block *b = tt_sim_cur->blk;
+        const tt_sim_block *b = tt_sim_blk;
         unsigned long long blk = b->block_idx.x + (unsigned long long)b->grid_dim.x * (b->block_idx.y + (unsigned long long)b->grid_dim.y * b->block_idx.z);
         return blk * b->nthreads + tt_sim_cur->linear;
     }
     unsigned long long size() const
     {
-        const tt_sim_block *b = tt_sim_cur->blk;
+        const tt_sim_block *b = tt_sim_blk;
         return (unsigned long long)b->grid_dim.x * b->grid_dim.y * b->grid_dim.z * b->nthreads;
     }
     unsigned long long num_threads() const { return size(); }
@@ -57,7 +57,7 @@ template <unsigned N> struct thread_block_tile {
     static constexpr unsigned size() { return N; }
     static constexpr unsigned num_threads() { return N; }
     unsigned meta_group_rank() const { return tt_sim_cur->linear / N; }
-    unsigned meta_group_size() const { return (tt_sim_cur->blk->nthreads + N - 1) / N; }
+    unsigned meta_group_size() const { return (tt_sim_blk->nthreads + N - 1) / N; }
     void sync(TT_SIM_CG_SITE_ARGS) const
     {
         tt_sim_collective(TT_SIM_CG_SITE("thread_block_tile::sync"), TT_SIM_COLL_SYNCWARP, 1, mask(), 0, 0, 0, nullptr);

@@ -183,8 +183,8 @@ public:
         rec_.site = nullptr;
         rec_.n = 0;
         rec_.cap = TT_SIM_CHAIN_SLOTS;
-        rec_.src = t->blk->chain_src + slot;
-        rec_.mask = t->blk->chain_mask + slot;
+        rec_.src = tt_sim_blk->chain_src + slot;
+        rec_.mask = tt_sim_blk->chain_mask + slot;
         rec_.has_mask = 0;
         rec_.fusable = 1;
         rec_.heap = 0;
@@ -313,7 +313,7 @@ inline T *shared_static_ptr(Tag, const char *file, int line, const char *name, s
 {
     static const size_t off =
         tt_sim_shared_register(file, line, name, sizeof(T), align ? align : alignof(T));
-    return reinterpret_cast<T *>(tt_sim_cur->blk->shared + off);
+    return reinterpret_cast<T *>(tt_sim_blk->shared + off);
 }
 
 // Race-checked reference to one shared scalar.
@@ -412,7 +412,7 @@ inline decltype(auto) shared_decl(Tag tag, const tt_sim_site *site, const char *
 template <class T> inline std::remove_extent_t<T> *shared_extern(size_t align)
 {
     (void)align;
-    return reinterpret_cast<std::remove_extent_t<T> *>(tt_sim_cur->blk->dyn_shared);
+    return reinterpret_cast<std::remove_extent_t<T> *>(tt_sim_blk->dyn_shared);
 }
 
 // Namespace-scope __shared__: a handle that finds the running block's copy
