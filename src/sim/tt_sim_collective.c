@@ -419,7 +419,7 @@ uint64_t tt_sim_collective(const tt_sim_site *site, int kind, int has_mask, uint
     tt_sim_thread *t = tt_sim_cur;
     tt_sim_worker *w = tt_sim_self_worker; /* = t->blk->worker, without the dependent loads */
     tt_sim_warp *wp = &w->warps[t->warp_id];
-    uint32_t q = t->pos + 1, nc = wp->ncoll;
+    uint32_t q = w->cur_pos + 1, nc = wp->ncoll;
     /* site == coll_site implies a lane waits (so not in batch mode), and a
      * released position has started (is_ready(q) implies q < next_unstarted) */
     if (LIKELY(!pred_out && site == wp->coll_site && kind == wp->coll_kind &&
@@ -433,11 +433,11 @@ uint64_t tt_sim_collective(const tt_sim_site *site, int kind, int has_mask, uint
         w->csrc[me] = src;
         wp->ncoll = nc + 1;
         wp->blocked++;
-        tt_sim_stack *mine = t->stack;
+        tt_sim_stack *mine = w->cur_stack;
         tt_sim_thread *next = take_ready(w, q);
         prefetch_ahead(w, q);
         uint64_t v = resume_value(w, next);
-        return tt_sim_switch_ret(mine, prepare_resume(w, next), v);
+        return tt_sim_switch_ret(mine, prepare_resume_at(w, q, next), v);
     }
 #endif
     return collective_slow(site, kind, has_mask, mask, value, src, pred, pred_out);
@@ -473,18 +473,18 @@ uint64_t tt_sim_shfl(const tt_sim_site *site, int has_mask, uint64_t mask, uint6
         w->csrc[me] = src;
     }
     tt_sim_warp *wp = &w->warps[t->warp_id];
-    uint32_t q = t->pos + 1;
+    uint32_t q = w->cur_pos + 1;
     if (LIKELY(site == wp->coll_site && wp->coll_kind == TT_SIM_COLL_SHFL &&
                wp->blocked + 1 < wp->live && is_ready(w, q) &&
                (!has_mask || ((t->mask >> t->lane) & 1)))) {
         set_wait(t, TT_T_COLL, TT_SIM_COLL_SHFL, has_mask != 0, 0);
         wp->ncoll++;
         wp->blocked++;
-        tt_sim_stack *mine = t->stack;
+        tt_sim_stack *mine = w->cur_stack;
         tt_sim_thread *next = take_ready(w, q);
         prefetch_ahead(w, q);
         uint64_t v = resume_value(w, next);
-        return tt_sim_switch_ret(mine, prepare_resume(w, next), v);
+        return tt_sim_switch_ret(mine, prepare_resume_at(w, q, next), v);
     }
     return shfl_slow(t, has_mask);
 #else

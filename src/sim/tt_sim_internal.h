@@ -106,9 +106,13 @@ typedef struct tt_sim_worker {
      * stale; tt_sim_round_leave() rebuilds them */
     int round;
     const tt_sim_site *round_site;
-    uint32_t round_pos;            /* position of the running thread */
-    tt_sim_stack **round_stack;    /* [n + 1]: stack of the thread at each position
-                                      (+ position 0 again), filled at round entry */
+    /* the running thread's position (not kept up to date in batch mode, where
+     * no fast path runs), and the stack of the started thread at each
+     * position ([n] is NULL): the fast paths read these worker fields, not
+     * the running thread's record, so that the dependent loads before a
+     * switch are few */
+    uint32_t cur_pos;
+    tt_sim_stack **pos_stack;
     /* collective operands and results, indexed by linear thread id */
     uint64_t *cval;
     uint64_t *cres;

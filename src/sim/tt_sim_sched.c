@@ -209,6 +209,7 @@ void tt_sim_block_and_schedule(tt_sim_worker *w, tt_sim_thread *self)
     if (q == self->pos) { /* released already, and nobody comes before us */
         take_ready(w, q);
         self->state = TT_T_RUNNING;
+        w->cur_pos = q;
         return;
     }
     tt_sim_stack *mine = self->stack;
@@ -222,6 +223,7 @@ void tt_sim_block_and_schedule(tt_sim_worker *w, tt_sim_thread *self)
     /* resumed: whoever switched to us made us the running thread */
     self->state = TT_T_RUNNING;
     tt_sim_cur = self;
+    w->cur_pos = self->pos;
     tt_sim_tid = self->tid;
     w->cur_stack = mine;
 }
@@ -238,6 +240,8 @@ void tt_sim_batch_sync(tt_sim_worker *w, tt_sim_thread *t)
     w->live -= p - p0;
     t->state = TT_T_RUNNING;
     t->stack = w->cur_stack;
+    w->pos_stack[p] = t->stack;
+    w->cur_pos = p;
     w->next_unstarted = p + 1;
     w->batch = 0;
     w->batch_end = p + 1; /* kernel->run stops once t returns */
@@ -298,11 +302,7 @@ static void release_barrier(tt_sim_worker *w)
     /* every thread arrived in schedule order: the next rounds can be cheap */
     if (w->live == n && n > 1 && w->next_unstarted == n && !w->batch &&
         w->bar_kind == TT_SIM_BAR_PLAIN && tt_sim_cur && tt_sim_cur->pos == n - 1) {
-        w->round = 1;
-        w->round_pos = 0; /* the releasing thread resumes position 0 next */
-        for (uint32_t q = 0; q < n; q++)
-            w->round_stack[q] = w->threads[w->order[q]].stack;
-        w->round_stack[n] = w->round_stack[0];
+        w->round = 1; /* the releasing thread resumes position 0 next */
     }
 #endif
 }
@@ -359,7 +359,7 @@ void tt_sim_round_leave(tt_sim_worker *w, uint32_t cur)
 static inline __attribute__((always_inline)) tt_sim_stack *
 round_barrier(tt_sim_worker *w, const tt_sim_site *site)
 {
-    uint32_t p = w->round_pos, n = w->blk.nthreads;
+    uint32_t p = w->cur_pos, n = w->blk.nthreads;
     if (p == 0)
         w->round_site = site;
     else if (UNLIKELY(site != w->round_site))
@@ -371,9 +371,9 @@ round_barrier(tt_sim_worker *w, const tt_sim_site *site)
         w->epoch++; /* a new race-check interval begins */
         q = 0;
     }
-    tt_sim_stack *ns = w->round_stack[q];
-    __builtin_prefetch(w->round_stack[q + 1]); /* the context after it */
-    w->round_pos = q;
+    tt_sim_stack *ns = w->pos_stack[q];
+    __builtin_prefetch(w->pos_stack[q + 1 < n ? q + 1 : 0]); /* the context after it */
+    w->cur_pos = q;
     tt_sim_thread *next = &w->threads[w->order[q]];
     tt_sim_cur = next;
     tt_sim_tid = next->tid;
@@ -436,12 +436,12 @@ int tt_sim_syncthreads(const tt_sim_site *site, int kind, int pred)
         tt_sim_stack *mine = w->cur_stack, *ns;
         if (LIKELY(kind == TT_SIM_BAR_PLAIN) && (ns = round_barrier(w, site)) != NULL)
             return tt_sim_switch_ret_i(mine, ns, 0); /* a plain barrier returns 0 */
-        tt_sim_round_leave(w, w->round_pos);
+        tt_sim_round_leave(w, w->cur_pos);
         return syncthreads_slow(site, kind, pred);
     }
     tt_sim_thread *t = tt_sim_cur;
     tt_sim_warp *wp = &w->warps[t->warp_id];
-    uint32_t q = t->pos + 1, bw = w->bar_waiting;
+    uint32_t q = w->cur_pos + 1, bw = w->bar_waiting;
     /* is_ready(q) implies q < next_unstarted and not batch mode */
     if (LIKELY(kind == TT_SIM_BAR_PLAIN && bw && site == w->bar_site &&
                bw + 1 < w->live && (wp->blocked + 1 < wp->live || !wp->ncoll) &&
@@ -450,11 +450,11 @@ int tt_sim_syncthreads(const tt_sim_site *site, int kind, int pred)
         t->wait_site = site;
         wp->blocked++;
         w->bar_waiting = bw + 1;
-        tt_sim_stack *mine = t->stack;
+        tt_sim_stack *mine = w->cur_stack;
         tt_sim_thread *next = take_ready(w, q);
         prefetch_ahead(w, q);
         uint64_t v = resume_value(w, next);
-        return tt_sim_switch_ret_i(mine, prepare_resume(w, next), v);
+        return tt_sim_switch_ret_i(mine, prepare_resume_at(w, q, next), v);
     }
 #endif
     return syncthreads_slow(site, kind, pred);
@@ -510,6 +510,8 @@ static void runner_entry(void *arg)
             t = &w->threads[w->order[pos]];
             t->state = TT_T_RUNNING;
             t->stack = mine;
+            w->pos_stack[pos] = mine;
+            w->cur_pos = pos;
             tt_sim_cur = t;
             tt_sim_tid = t->tid;
             k->invoke(w->args);
@@ -611,7 +613,7 @@ int tt_sim_worker_init(tt_sim_worker *w, tt_sim_run *L, int index)
     uint32_t n = cfg->block.x * cfg->block.y * cfg->block.z;
     w->threads = aligned_alloc(64, (size_t)n * sizeof *w->threads);
     w->order = calloc(n + PREFETCH_AHEAD, sizeof *w->order); /* + zeros read by prefetch_ahead */
-    w->round_stack = calloc(n + 1, sizeof *w->round_stack);
+    w->pos_stack = calloc(n + 1, sizeof *w->pos_stack);
     w->cval = calloc(n, sizeof *w->cval);
     w->cres = calloc(n, sizeof *w->cres);
     w->csrc = calloc(n, sizeof *w->csrc);
@@ -621,7 +623,7 @@ int tt_sim_worker_init(tt_sim_worker *w, tt_sim_run *L, int index)
     size_t al = k->args_align < 64 ? 64 : k->args_align;
     size_t asz = (k->args_size + al - 1) / al * al;
     w->args = aligned_alloc(al, asz ? asz : al);
-    if (!w->threads || !w->order || !w->round_stack || !w->args || !w->cval || !w->cres || !w->csrc ||
+    if (!w->threads || !w->order || !w->pos_stack || !w->args || !w->cval || !w->cres || !w->csrc ||
         !w->blk.chain_src || !w->blk.chain_mask || !w->blk.chain_wait)
         return -1;
     memset(w->threads, 0, (size_t)n * sizeof *w->threads);
@@ -706,7 +708,7 @@ void tt_sim_worker_fini(tt_sim_worker *w)
     free(w->args);
     free(w->threads);
     free(w->order);
-    free(w->round_stack);
+    free(w->pos_stack);
     free(w->cval);
     free(w->cres);
     free(w->csrc);

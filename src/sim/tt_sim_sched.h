@@ -167,8 +167,22 @@ static inline tt_sim_stack *prepare_resume(tt_sim_worker *w, tt_sim_thread *next
     next->state = TT_T_RUNNING;
     tt_sim_cur = next;
     tt_sim_tid = next->tid;
+    w->cur_pos = next->pos;
     w->cur_stack = next->stack;
     return next->stack;
+}
+
+/* The same for the thread at position q (released), whose stack comes from
+ * the worker's per-position array: the switch does not wait for its record. */
+static inline tt_sim_stack *prepare_resume_at(tt_sim_worker *w, uint32_t q, tt_sim_thread *next)
+{
+    tt_sim_stack *ns = w->pos_stack[q];
+    next->state = TT_T_RUNNING;
+    tt_sim_cur = next;
+    tt_sim_tid = next->tid;
+    w->cur_pos = q;
+    w->cur_stack = ns;
+    return ns;
 }
 
 /* Switches from the fiber on `mine` to `to`, passing `value` as the return
