@@ -1,6 +1,7 @@
-/* tt_sim_sched.h — what the scheduler (tt_sim_sched.c) and the warp collectives
- * (tt_sim_collective.c) share: thread states, the ready bitmap, picking and resuming
- * the next thread, and the blocking fast path. Internal to the runtime.
+/* tt_sim_sched.h — what the scheduler (tt_sim_sched.c), the barrier
+ * (tt_sim_barrier.c) and the warp collectives (tt_sim_collective.c) share:
+ * thread states, the ready bitmap, picking and resuming the next thread, and
+ * the blocking fast path. Internal to the runtime.
  *
  * The helpers are static inline on purpose: they are the hot path of every barrier
  * and collective, and each caller must get its own inlined copy. */
@@ -73,7 +74,10 @@ __attribute__((noinline, cold, noreturn)) void tt_sim_internal_deadlock(tt_sim_w
 const char *tt_sim_thread_str(const tt_sim_thread *t, char *buf, size_t n);
 void tt_sim_append_waiters(tt_sim_worker *w, char *msg, size_t cap);
 
-/* Leaves round mode (tt_sim_sched.c), the thread at schedule position `cur`
+/* Every live thread waits at the barrier: releases them all (tt_sim_barrier.c). */
+void tt_sim_release_barrier(tt_sim_worker *w);
+
+/* Leaves round mode (tt_sim_barrier.c), the thread at schedule position `cur`
  * running: rebuilds the state round mode does not keep.  Every path other
  * than round mode's barrier calls it before it looks at thread states. */
 void tt_sim_round_leave(tt_sim_worker *w, uint32_t cur);

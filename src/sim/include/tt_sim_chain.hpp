@@ -1,0 +1,96 @@
+// tt_sim_chain.hpp — shuffle chains on the kernel side.  Included by
+// tt_sim_common.hpp inside namespace tt_sim, after shfl_value; not usable on
+// its own.
+// ------------------------------------------------------------ shuffle chains
+// tt_sim_prepare_source() rewrites a loop `for (H) x = op(x, shfl(x, ...));`
+// (nothing but x changes in it; op uses only x and the shuffled value) into
+//   if (chain_ok<decltype(x)>()) { chain_probe p; for (H) (void)shfl(x, ...);
+//                                  x = p.run(x, op); } else <the loop>
+// The probe loop runs the loop's header and the shims' lane rules without
+// shuffling, recording each step's source lane and mask; run() hands the
+// steps to the runtime, which runs them as one collective when the whole
+// warp arrives with the same chain (tt_sim_shfl_chain), or shuffle by
+// shuffle otherwise.  The results are the loop's, bit for bit.
+template <class T> using chain_t = std::remove_cv_t<std::remove_reference_t<T>>;
+
+// Only values (not references into shared memory) of arithmetic type: a
+// reference would make every step a store others could see.
+template <class T> constexpr bool chain_ok()
+{
+    return !std::is_reference<T>::value && !std::is_volatile<T>::value &&
+           std::is_arithmetic<T>::value && sizeof(T) <= 8;
+}
+
+template <class T> inline uint64_t chain_enc(T v)
+{
+    uint64_t u = 0;
+    std::memcpy(&u, &v, sizeof(T));
+    return u;
+}
+template <class T> inline T chain_dec(uint64_t u)
+{
+    T v;
+    std::memcpy(&v, &u, sizeof(T));
+    return v;
+}
+
+template <class T, class F>
+void chain_apply(const void *op, uint64_t *vals, const uint64_t *rs, uint32_t n)
+{
+    const F &f = *static_cast<const F *>(op);
+    for (uint32_t i = 0; i < n; i++)
+        vals[i] = chain_enc<T>(f(chain_dec<T>(vals[i]), chain_dec<T>(rs[i])));
+}
+
+class chain_probe {
+    tt_sim_chain_rec rec_;
+
+public:
+    chain_probe()
+    {
+        tt_sim_thread *t = tt_sim_cur;
+        size_t slot = (size_t)t->linear * TT_SIM_CHAIN_SLOTS;
+        rec_.site = nullptr;
+        rec_.n = 0;
+        rec_.cap = TT_SIM_CHAIN_SLOTS;
+        rec_.src = tt_sim_blk->chain_src + slot;
+        rec_.mask = tt_sim_blk->chain_mask + slot;
+        rec_.has_mask = 0;
+        rec_.fusable = 1;
+        rec_.heap = 0;
+        rec_.bad = 0;
+        tt_sim_chain_probe_rec = &rec_;
+    }
+    ~chain_probe()
+    {
+        tt_sim_chain_probe_rec = nullptr;
+        if (__builtin_expect(rec_.heap, 0))
+            tt_sim_chain_end(&rec_);
+    }
+    chain_probe(const chain_probe &) = delete;
+    chain_probe &operator=(const chain_probe &) = delete;
+
+    // `op` is captureless (the prep makes it so): the runtime may apply one
+    // lane's copy to every lane.
+    template <class T, class F> T run(T x, F op)
+    {
+        tt_sim_chain_probe_rec = nullptr;
+        if constexpr (chain_ok<T>()) {
+            const tt_sim_chain_rec &r = rec_;
+            if (r.n == 0)
+                return x;
+            if (r.bad)
+                tt_sim_fail(TT_SIM_ERR_TRAP, r.site->file, r.site->line,
+                            "tt_sim internal error: a shuffle chain's loop shuffled at two sites");
+            tt_sim_chain c{&rec_, &chain_apply<T, F>, &op};
+            int fused = 0;
+            uint64_t u = tt_sim_shfl_chain(&c, chain_enc<T>(x), &fused);
+            if (fused)
+                return chain_dec<T>(u);
+            x = op(x, chain_dec<T>(u));
+            for (uint32_t k = 1; k < r.n; k++)
+                x = op(x, chain_dec<T>(tt_sim_shfl(r.site, r.has_mask, r.mask[k], chain_enc<T>(x), r.src[k])));
+        }
+        return x;
+    }
+};
