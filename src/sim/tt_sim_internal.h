@@ -138,6 +138,7 @@ typedef struct tt_sim_worker {
     /* errors and escapes */
     sigjmp_buf escape;
     volatile sig_atomic_t in_kernel;
+    uint64_t blk_next, blk_end;    /* this worker's current chunk of blocks */
     stack_t altstack;
     uint64_t blocks_run;
 } __attribute__((aligned(128))) tt_sim_worker;

@@ -266,6 +266,12 @@ static void thread_exit(tt_sim_worker *w, tt_sim_thread *t)
 
 /* Body of every runner fiber: starts unstarted threads as plain calls, one
  * after the other, on this fiber's stack.  Never returns. */
+static int take_block(tt_sim_worker *w);
+
+/* Body of every runner fiber: starts unstarted threads as plain calls, one
+ * after the other, on this fiber's stack; when the block is done, goes on
+ * with the worker's next block on the same fiber (no switch per block).
+ * Never returns. */
 static void runner_entry(void *arg)
 {
     tt_sim_worker *w = arg;
@@ -273,55 +279,58 @@ static void runner_entry(void *arg)
     tt_sim_stack *mine = w->cur_stack;
     const tt_sim_kernel *k = w->L->k;
     uint32_t n = w->blk.nthreads;
-    for (;;) {
-        uint32_t pos = w->next_unstarted;
-        tt_sim_thread *t;
-        if (w->run && w->live + pos == n) {
-            /* no started thread is alive: run the rest as one batch */
-            w->batch = 1;
-            w->batch_start = pos;
-            /* forward schedule: order[] is the identity (tt_sim_worker_init) */
-            const uint32_t *ord = w->L->sched == TT_SIM_SCHED_FORWARD ? NULL : w->order;
-            w->batch_end = n;
-            uint32_t r = w->run(w->args, w->threads, ord, pos, &w->batch_end);
-            if (w->batch) { /* all of them ran to completion: the block is done */
-                w->batch = 0;
-                w->next_unstarted = n;
-                w->live = 0;
+    do {
+        for (;;) {
+            uint32_t pos = w->next_unstarted;
+            tt_sim_thread *t;
+            if (w->run && w->live + pos == n) {
+                /* no started thread is alive: run the rest as one batch */
+                w->batch = 1;
+                w->batch_start = pos;
+                /* forward schedule: order[] is the identity (tt_sim_worker_init) */
+                const uint32_t *ord = w->L->sched == TT_SIM_SCHED_FORWARD ? NULL : w->order;
+                w->batch_end = n;
+                uint32_t r = w->run(w->args, w->threads, ord, pos, &w->batch_end);
+                if (w->batch) { /* all of them ran to completion: the block is done */
+                    w->batch = 0;
+                    w->next_unstarted = n;
+                    w->live = 0;
+                    break;
+                }
+                /* the thread at r - 1 blocked (tt_sim_batch_sync booked the
+                 * ones before it), was resumed here later and has now returned */
+                t = &w->threads[w->order[r - 1]];
+            } else {
+                w->next_unstarted = pos + 1;
+                t = &w->threads[w->order[pos]];
+                t->state = TT_T_RUNNING;
+                t->stack = mine;
+                w->pos_stack[pos] = mine;
+                w->cur_pos = pos;
+                tt_sim_cur = t;
+                tt_sim_tid = t->tid;
+                k->invoke(w->args);
+            }
+            /* t returned, possibly after having blocked and been resumed here */
+            thread_exit(w, t);
+            uint32_t q = pick_next(w, t->pos);
+            if (q != UINT32_MAX && q >= w->next_unstarted)
+                continue;
+            if (q == UINT32_MAX) {
+                if (w->live)
+                    tt_sim_internal_deadlock(w);
                 break;
             }
-            /* the thread at r - 1 blocked (tt_sim_batch_sync booked the
-             * ones before it), was resumed here later and has now returned */
-            t = &w->threads[w->order[r - 1]];
-        } else {
-            w->next_unstarted = pos + 1;
-            t = &w->threads[w->order[pos]];
-            t->state = TT_T_RUNNING;
-            t->stack = mine;
-            w->pos_stack[pos] = mine;
-            w->cur_pos = pos;
-            tt_sim_cur = t;
-            tt_sim_tid = t->tid;
-            k->invoke(w->args);
+            /* this fiber dies: its stack is free as soon as we are off it (no
+             * stack is taken before the switch) */
+            stack_put(w, mine);
+            tt_sim_thread *next = take_ready(w, q);
+            uint64_t v = resume_value(w, next);
+            switch_to(mine, prepare_resume(w, next), 1, v);
+            abort(); /* a dead fiber is never resumed */
         }
-        /* t returned, possibly after having blocked and been resumed here */
-        thread_exit(w, t);
-        uint32_t q = pick_next(w, t->pos);
-        if (q != UINT32_MAX && q >= w->next_unstarted)
-            continue;
-        if (q == UINT32_MAX) {
-            if (w->live)
-                tt_sim_internal_deadlock(w);
-            break;
-        }
-        /* this fiber dies: its stack is free as soon as we are off it (no
-         * stack is taken before the switch) */
-        stack_put(w, mine);
-        tt_sim_thread *next = take_ready(w, q);
-        uint64_t v = resume_value(w, next);
-        switch_to(mine, prepare_resume(w, next), 1, v);
-        abort(); /* a dead fiber is never resumed */
-    }
+        w->blocks_run++;
+    } while (take_block(w));
     stack_put(w, mine);
     tt_sim_cur = NULL;
     w->cur_stack = &w->os_stack;
@@ -381,14 +390,32 @@ static void setup_block(tt_sim_worker *w, uint64_t b)
     w->epoch++;
 }
 
-static void run_one_block(tt_sim_worker *w, uint64_t b)
+/* Sets up the worker's next block: the next of its chunk of consecutive
+ * blocks, or of a new chunk (guided: a fraction of what is left), so that
+ * the workers rarely touch the shared counter and each streams through its
+ * own part of the buffers.  Returns 0 when none is left or the launch
+ * aborted. */
+static int take_block(tt_sim_worker *w)
 {
-    setup_block(w, b);
-    tt_sim_stack *s = stack_get(w);
-    tt_sim_fiber_make(s, runner_entry, w);
-    w->cur_stack = s;
-    tt_sim_fiber_switch(&w->os_stack, s, 0);
-    w->blocks_run++;
+    tt_sim_run *L = w->L;
+    if (atomic_load_explicit(&L->abort, memory_order_relaxed))
+        return 0;
+    if (w->blk_next == w->blk_end) {
+        uint64_t nb = L->nblocks, div = 4 * (uint64_t)L->nworkers;
+        uint64_t taken = atomic_load_explicit(&L->next_block, memory_order_relaxed);
+        uint64_t chunk = taken < nb ? (nb - taken) / div : 1;
+        if (chunk < 1)
+            chunk = 1;
+        else if (chunk > 256)
+            chunk = 256;
+        uint64_t b = atomic_fetch_add(&L->next_block, chunk);
+        if (b >= nb)
+            return 0;
+        w->blk_next = b;
+        w->blk_end = b + chunk < nb ? b + chunk : nb;
+    }
+    setup_block(w, w->blk_next++);
+    return 1;
 }
 
 int tt_sim_worker_init(tt_sim_worker *w, tt_sim_run *L, int index)
@@ -529,29 +556,16 @@ void tt_sim_worker_run(tt_sim_worker *w)
         tt_sim_self_worker = NULL;
         return;
     }
-    /* Blocks are taken in chunks of consecutive ones (guided: a fraction of
-     * what is left), so that the workers rarely touch the shared counter
-     * and each streams through its own part of the buffers. */
-    uint64_t b = 0, bend = 0, nb = L->nblocks, div = 4 * (uint64_t)L->nworkers;
-    for (;;) {
-        if (atomic_load_explicit(&L->abort, memory_order_relaxed))
-            break;
-        if (b == bend) {
-            uint64_t taken = atomic_load_explicit(&L->next_block, memory_order_relaxed);
-            uint64_t chunk = taken < nb ? (nb - taken) / div : 1;
-            if (chunk < 1)
-                chunk = 1;
-            else if (chunk > 256)
-                chunk = 256;
-            b = atomic_fetch_add(&L->next_block, chunk);
-            if (b >= nb)
-                break;
-            bend = b + chunk < nb ? b + chunk : nb;
-        }
-        w->in_kernel = 1;
-        run_one_block(w, b++);
-        w->in_kernel = 0;
+    /* the blocks run on runner fibers, one after the other (take_block);
+     * the OS stack is back here when none is left */
+    w->in_kernel = 1;
+    if (take_block(w)) {
+        tt_sim_stack *s = stack_get(w);
+        tt_sim_fiber_make(s, runner_entry, w);
+        w->cur_stack = s;
+        tt_sim_fiber_switch(&w->os_stack, s, 0);
     }
+    w->in_kernel = 0;
     tt_sim_self_worker = NULL;
 }
 
