@@ -267,7 +267,9 @@ static const char *const assign_ops[] = {"=",  "+=", "-=",  "*=",  "/=", "%=", "
 static const char *const expr_words[] = {"max",    "min",    "fmaxf",  "fminf",     "fmax",
                                          "fmin",   "std",    "__hadd", "__hmax",    "__hmin",
                                          "__fadd_rn", "__dadd_rn", "__fmul_rn", NULL};
-static const char *const expr_ops[] = {"+",  "-",  "*",  "/",  "%",  "&",  "|", "^", "~",
+/* (no / or %: a division by zero in the fused pass would fault in another
+ * lane's name) */
+static const char *const expr_ops[] = {"+",  "-",  "*",  "&",  "|", "^", "~",
                                        "!",  "<",  ">",  "<=", ">=", "==", "!=", "&&", "||",
                                        "<<", ">>", "?",  ":",  "(",  ")",  ",",  "::", NULL};
 /* Names that shuffle, vote or synchronise: the probe loop must not run them. */

@@ -234,6 +234,7 @@ Test(prep, chain_not_recognised_is_left_unchanged)
     expect_unchanged("for (int o = f(); o > 0; o /= 2) v += __shfl_down(v, o);\n");
     expect_unchanged("for (int o = 16; o > 0; o /= 2) v += __shfl_down(v, lane(o));\n");
     expect_unchanged("for (int o = g.rank() / 2; o > 0; o /= 2) v += g.shfl_down(v, o);\n");
+    expect_unchanged("for (int o = 16; o > 0; o /= 2) v = v / __shfl_down(v, o);\n");
     expect_unchanged("for (int o = g.size(1) / 2; o > 0; o /= 2) v += g.shfl_down(v, o);\n");
     /* a comment, string or preprocessor line inside */
     expect_unchanged("for (int o = 16; o > 0; o /= 2) /* sum */ v += __shfl_down(v, o);\n");

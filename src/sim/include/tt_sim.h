@@ -189,7 +189,8 @@ tt_sim_result tt_sim_launch_batched(const tt_sim_kernel *kernel, const tt_sim_co
  *
  * It also rewrites "shuffle chain" loops, `for (H) x op= SHFL(x, ...);` (op
  * one of + - * & | ^) and `for (H) x = E;` (E: one SHFL(x, ...), and
- * otherwise only x, numbers, operators, max/min/fmaxf/fminf/fmax/fmin/std::,
+ * otherwise only x, numbers, operators but / and %,
+ * max/min/fmaxf/fminf/fmax/fmin/std::,
  * __hadd/__hmax/__hmin/__fadd_rn/__dadd_rn/__fmul_rn), with or without
  * braces around the statement, where SHFL is __shfl[_up|_down|_xor][_sync]
  * or a tile's .shfl[_up|_down|_xor], into
