@@ -367,8 +367,11 @@ static __attribute__((noinline)) void coll_note_site(tt_sim_warp *wp, const tt_s
         wp->coll_mixed = 1;
 }
 
-static __attribute__((noinline)) uint64_t
-collective_slow(const tt_sim_site *site, int kind, int has_mask, uint64_t mask, uint64_t value,
+/* Inlined into its two callers so that each ends in block_fast's tail-called
+ * switch: the resumed lane lands in the kernel, not in a runtime frame whose
+ * return the predictor cannot know. */
+static inline __attribute__((always_inline)) uint64_t
+collective_block(const tt_sim_site *site, int kind, int has_mask, uint64_t mask, uint64_t value,
                 int32_t src, int pred, int *pred_out)
 {
     tt_sim_thread *t = tt_sim_cur;
@@ -405,6 +408,13 @@ collective_slow(const tt_sim_site *site, int kind, int has_mask, uint64_t mask, 
     if (pred_out)
         *pred_out = t->result_pred;
     return w->cres[me];
+}
+
+static __attribute__((noinline)) uint64_t
+collective_slow(const tt_sim_site *site, int kind, int has_mask, uint64_t mask, uint64_t value,
+                int32_t src, int pred, int *pred_out)
+{
+    return collective_block(site, kind, has_mask, mask, value, src, pred, pred_out);
 }
 
 /* Warp collectives.  The fast path covers a lane that is neither the first
@@ -450,8 +460,8 @@ static __attribute__((noinline)) uint64_t shfl_slow(tt_sim_thread *t, int has_ma
 {
     tt_sim_worker *w = tt_sim_self_worker; /* = t->blk->worker, without the dependent loads */
     uint32_t me = t->linear;
-    return collective_slow(t->wait_site, TT_SIM_COLL_SHFL, has_mask, t->mask, w->cval[me],
-                           w->csrc[me], 0, NULL);
+    return collective_block(t->wait_site, TT_SIM_COLL_SHFL, has_mask, t->mask, w->cval[me],
+                            w->csrc[me], 0, NULL);
 }
 #endif
 
@@ -550,19 +560,4 @@ void tt_sim_chain_record(tt_sim_chain_rec *r, const tt_sim_site *site, int has_m
     r->src[r->n] = (int16_t)src;
     r->mask[r->n] = mask;
     r->n++;
-}
-
-uint64_t tt_sim_shfl_chain(const tt_sim_chain *ch, uint64_t value, int *fused)
-{
-    const tt_sim_chain_rec *r = ch->rec;
-    tt_sim_thread *t = tt_sim_cur;
-    tt_sim_chain_wait *cw = &tt_sim_blk->chain_wait[t->linear];
-    /* the key: site and length (one op per site, so equal keys mean equal ops) */
-    cw->key = r->fusable ? (uint64_t)(uintptr_t)r->site ^ ((uint64_t)r->n << 56) : 0;
-    cw->chain = ch;
-    uint64_t v = tt_sim_shfl(r->site, r->has_mask, r->mask[0], value, r->src[0]);
-    /* resumed: tt_sim_cur is this lane again, cw still its slot */
-    *fused = cw->key == 1;
-    cw->key = 0;
-    return v;
 }

@@ -9,7 +9,7 @@
 // The probe loop runs the loop's header and the shims' lane rules without
 // shuffling, recording each step's source lane and mask; run() hands the
 // steps to the runtime, which runs them as one collective when the whole
-// warp arrives with the same chain (tt_sim_shfl_chain), or shuffle by
+// warp arrives with the same chain (tt_sim_chain_wait), or shuffle by
 // shuffle otherwise.  The results are the loop's, bit for bit.
 template <class T> using chain_t = std::remove_cv_t<std::remove_reference_t<T>>;
 
@@ -40,6 +40,13 @@ void chain_apply(const void *op, uint64_t *vals, const uint64_t *rs, uint32_t n)
     const F &f = *static_cast<const F *>(op);
     for (uint32_t i = 0; i < n; i++)
         vals[i] = chain_enc<T>(f(chain_dec<T>(vals[i]), chain_dec<T>(rs[i])));
+}
+
+// What the runtime compares to fuse a warp's chains: site and length (one op
+// per site, so equal keys mean equal ops); 0 for a chain it cannot fuse.
+inline uint64_t chain_key(const tt_sim_chain_rec &r)
+{
+    return r.fusable ? (uint64_t)(uintptr_t)r.site ^ ((uint64_t)r.n << 56) : 0;
 }
 
 class chain_probe {
@@ -82,9 +89,18 @@ public:
             if (r.bad)
                 tt_sim_fail(TT_SIM_ERR_TRAP, r.site->file, r.site->line,
                             "tt_sim internal error: a shuffle chain's loop shuffled at two sites");
+            // step 0 is an ordinary shuffle whose lane is marked with the
+            // chain (tt_sim_chain_wait); called from here, inlined into the
+            // kernel, so that the resume lands in the kernel's code (a
+            // runtime frame in between would cost a return the predictor
+            // cannot know)
             tt_sim_chain c{&rec_, &chain_apply<T, F>, &op};
-            int fused = 0;
-            uint64_t u = tt_sim_shfl_chain(&c, chain_enc<T>(x), &fused);
+            tt_sim_chain_wait *cw = &tt_sim_blk->chain_wait[tt_sim_cur->linear];
+            cw->key = chain_key(r);
+            cw->chain = &c;
+            uint64_t u = tt_sim_shfl(r.site, r.has_mask, r.mask[0], chain_enc<T>(x), r.src[0]);
+            bool fused = cw->key == 1; // tt_sim_cur is this lane again
+            cw->key = 0;
             if (fused)
                 return chain_dec<T>(u);
             x = op(x, chain_dec<T>(u));

@@ -116,7 +116,7 @@ uint64_t tt_sim_shfl(const tt_sim_site *site, int has_mask, uint64_t mask, uint6
  * loop with the shims' shuffles recording each step's source lane and mask
  * (tt_sim_chain_probe_rec non-NULL), into its slots of the block's
  * chain_src/chain_mask (or the heap past TT_SIM_CHAIN_SLOTS steps), then
- * calls tt_sim_shfl_chain. */
+ * runs step 0 (see tt_sim_chain_wait). */
 #define TT_SIM_CHAIN_SLOTS 16
 
 typedef struct tt_sim_chain_rec {
@@ -153,13 +153,12 @@ void tt_sim_chain_record(tt_sim_chain_rec *r, const tt_sim_site *site, int has_m
                          uint64_t mask, int32_t src);
 void tt_sim_chain_end(tt_sim_chain_rec *r);
 
-/* Runs step 0 of the chain as an ordinary shuffle at its site.  When every
- * lane of the warp arrives with the same chain (site and length) and all are
- * fusable, the runtime runs all steps at once: returns the final value and
- * sets *fused.  Otherwise returns step 0's shuffled value, *fused = 0, and
- * the caller goes on shuffle by shuffle.  Either way the result is what the
- * loop computes shuffle by shuffle. */
-uint64_t tt_sim_shfl_chain(const tt_sim_chain *ch, uint64_t value, int *fused);
+/* A lane runs step 0 of its chain as an ordinary shuffle at the chain's site
+ * with its tt_sim_chain_wait set (key and chain).  When every lane of the
+ * warp arrives with the same key, the runtime runs all steps at once, leaves
+ * the final value as the shuffle's result and sets the key to 1; otherwise
+ * the result is step 0's and the lane goes on shuffle by shuffle.  Either
+ * way the result is what the loop computes shuffle by shuffle. */
 
 /* Offset of a static __shared__ declaration in the per-block arena; registers
  * it on first use (thread-safe).  Fails the launch if the arena overflows. */
