@@ -379,7 +379,11 @@ static void setup_block(tt_sim_worker *w, uint64_t b)
             w->threads[w->order[i]].pos = i;
     }
     /* thread states need no reset: positions >= next_unstarted are unstarted */
-    memset(w->ready, 0, sizeof w->ready);
+    /* the words in use and the zero one after them (is_ready(n)); a loop:
+     * a memset of the whole array compiles to rep stos, which costs more
+     * than a small block's whole run */
+    for (uint32_t i = 0; i <= n >> 6; i++)
+        w->ready[i] = 0;
     w->live = n;
     w->nready = 0;
     w->next_unstarted = 0;
