@@ -98,10 +98,15 @@ inline T shfl_value(const tt_sim_site *site, int has_mask, uint64_t mask, T v, i
     if constexpr (sizeof(T) <= 8) {
         if (tt_sim_chain_rec *r = tt_sim_chain_probe_rec) {
             // recording a chain's steps (chain_probe): no shuffle.  The usual
-            // step inline; the first, unusual ones and growth in the runtime.
+            // steps inline (the first one names the site); unusual ones and
+            // growth in the runtime.
             uint32_t k = r->n;
-            if (k > 0 && k < r->cap && site == r->site && r->has_mask == (has_mask != 0) &&
-                src == (int16_t)src && !(has_mask && !((mask >> tt_sim_cur->lane) & 1))) {
+            if (k == 0) {
+                r->site = site;
+                r->has_mask = has_mask != 0;
+            }
+            if (k < r->cap && site == r->site && r->has_mask == (has_mask != 0) &&
+                src == (int16_t)src && !(k > 0 && has_mask && !((mask >> tt_sim_cur->lane) & 1))) {
                 r->src[k] = (int16_t)src;
                 r->mask[k] = mask;
                 r->n = k + 1;
