@@ -101,7 +101,7 @@ typedef struct tt_sim_worker {
     int bar_mixed;
     int bar_acc_count, bar_acc_and, bar_acc_or;
     int bar_result;
-    /* round mode (tt_sim_sched.c, "rounds"): while set, the ready bitmap,
+    /* round mode (tt_sim_barrier.c, "rounds"): while set, the ready bitmap,
      * nready, bar_waiting, warps' blocked counts and thread states are
      * stale; tt_sim_round_leave() rebuilds them */
     int round;
