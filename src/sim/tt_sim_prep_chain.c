@@ -3,12 +3,14 @@
  *
  *     for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o);
  *
- * become a probe loop plus a fused collective (tt_sim_common.hpp, "shuffle
- * chains"), with the original loop kept as the fallback:
+ * become a probe loop plus a fused collective (tt_sim_chain.hpp), with the
+ * original loop kept as the fallback (for other types, or when the probe
+ * could not record the steps):
  *
- *     { if (::tt_sim::chain_ok<decltype(v)>()) { ::tt_sim::chain_probe tt_sim_cp_;
- *       for (H) (void)(CALL); v = tt_sim_cp_.run(v, [](a, r) -> T { OP }); }
- *       else for (H) BODY }
+ *     { bool done = false; if (::tt_sim::chain_ok<decltype(v)>()) {
+ *       ::tt_sim::chain_probe tt_sim_cp_; for (H) (void)(CALL);
+ *       if (tt_sim_cp_.complete()) { v = tt_sim_cp_.run(v, [](a, r) -> T { OP });
+ *       done = true; } } if (!done) for (H) BODY }
  *
  * Why a source pass: C++ cannot hand a loop to a function, and the runtime
  * must know every step of the chain before the first shuffle and be free to
@@ -495,6 +497,25 @@ static int plain_tokens(const toks *ts, size_t a, size_t b)
 }
 
 /* Recognises `for (HEADER) BODY` at the `for` token k. */
+/* The header's init clause assigns (`int o = 16` or `o = 16`): the loop is
+ * run again from the start when its probe could not record it (see
+ * chain_form), which must reset the loop variable. */
+static int init_assigns(const toks *ts, size_t hs, size_t he)
+{
+    int depth = 0;
+    for (size_t i = hs; i < he; i++) {
+        if (is(ts, i, "(") || is(ts, i, "[") || is(ts, i, "{"))
+            depth++;
+        else if (is(ts, i, ")") || is(ts, i, "]") || is(ts, i, "}"))
+            depth--;
+        else if (depth == 0 && is(ts, i, ";"))
+            return 0;
+        else if (depth == 0 && is(ts, i, "="))
+            return 1;
+    }
+    return 0;
+}
+
 static int match_chain(const toks *ts, size_t k, chain *ch)
 {
     if (!is(ts, k + 1, "("))
@@ -506,6 +527,8 @@ static int match_chain(const toks *ts, size_t k, chain *ch)
     ch->hs = k + 2;
     ch->he = hclose;
     if (count_top_level(ts, ch->hs, ch->he, ";") != 2) /* not a range-for */
+        return 0;
+    if (!init_assigns(ts, ch->hs, ch->he))
         return 0;
     size_t bs = hclose + 1, last;
     if (is(ts, bs, "{")) {
@@ -569,10 +592,11 @@ static void put_newlines(sbuf *b, const char *t, size_t from, size_t to)
 /* The replacement, on one line: @X value, @H header, @C call, @O combine
  * body, @B loop body. */
 static const char chain_form[] =
-    "{ if (::tt_sim::chain_ok<decltype(@X)>()) { ::tt_sim::chain_probe tt_sim_cp_; "
-    "for (@H) (void)(@C); @X = tt_sim_cp_.run(@X, [](::tt_sim::chain_t<decltype(@X)> tt_sim_a_, "
-    "::tt_sim::chain_t<decltype(@X)> tt_sim_r_) -> ::tt_sim::chain_t<decltype(@X)> { @O }); } "
-    "else for (@H) @B }";
+    "{ bool tt_sim_cd_ = false; if (::tt_sim::chain_ok<decltype(@X)>()) { ::tt_sim::chain_probe tt_sim_cp_; "
+    "for (@H) (void)(@C); if (tt_sim_cp_.complete()) { @X = tt_sim_cp_.run(@X, "
+    "[](::tt_sim::chain_t<decltype(@X)> tt_sim_a_, ::tt_sim::chain_t<decltype(@X)> tt_sim_r_) "
+    "-> ::tt_sim::chain_t<decltype(@X)> { @O }); tt_sim_cd_ = true; } } "
+    "if (!tt_sim_cd_) for (@H) @B }";
 
 static void put_chain(sbuf *b, const toks *ts, const chain *ch)
 {

@@ -75,9 +75,11 @@ Test(prep, initializer_is_an_error)
 
 /* ---- shuffle chains ------------------------------------------------------ */
 
-#define CHAIN_HEAD(X) \
-    "{ if (::tt_sim::chain_ok<decltype(" X ")>()) { ::tt_sim::chain_probe tt_sim_cp_; for ("
+#define CHAIN_HEAD(X)                                                                         \
+    "{ bool tt_sim_cd_ = false; if (::tt_sim::chain_ok<decltype(" X ")>()) { "                \
+    "::tt_sim::chain_probe tt_sim_cp_; for ("
 #define CHAIN_RUN(X)                                                                          \
+    "if (tt_sim_cp_.complete()) { "                                                           \
     X " = tt_sim_cp_.run(" X ", [](::tt_sim::chain_t<decltype(" X ")> tt_sim_a_, "            \
     "::tt_sim::chain_t<decltype(" X ")> tt_sim_r_) -> ::tt_sim::chain_t<decltype(" X ")> { "
 
@@ -109,8 +111,8 @@ Test(prep, chain_compound_assignment)
     const char *want =
         "    \n"
         CHAIN_HEAD("v") "int o = warpSize / 2; o > 0; o /= 2) (void)(__shfl_down(v, o)); "
-        CHAIN_RUN("v") "tt_sim_a_ += tt_sim_r_; return tt_sim_a_; }); } "
-        "else for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o); }\n";
+        CHAIN_RUN("v") "tt_sim_a_ += tt_sim_r_; return tt_sim_a_; }); tt_sim_cd_ = true; } } "
+        "if (!tt_sim_cd_) for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o); }\n";
     char *o = prep(src);
     cr_expect_str_eq(o, want);
     free(o);
@@ -122,8 +124,8 @@ Test(prep, chain_expression_with_sync_shuffle)
                       "val = fmaxf(val, __shfl_xor_sync(0xffffffff, val, mask));\n";
     const char *want =
         CHAIN_HEAD("val") "int mask = 16; mask > 0; mask >>= 1) (void)(__shfl_xor_sync(0xffffffff, val, mask)); "
-        CHAIN_RUN("val") "return fmaxf(tt_sim_a_, tt_sim_r_); }); } "
-        "else for (int mask = 16; mask > 0; mask >>= 1) val = fmaxf(val, __shfl_xor_sync(0xffffffff, val, mask)); }\n";
+        CHAIN_RUN("val") "return fmaxf(tt_sim_a_, tt_sim_r_); }); tt_sim_cd_ = true; } } "
+        "if (!tt_sim_cd_) for (int mask = 16; mask > 0; mask >>= 1) val = fmaxf(val, __shfl_xor_sync(0xffffffff, val, mask)); }\n";
     char *o = prep(src);
     cr_expect_str_eq(o, want);
     free(o);
@@ -134,8 +136,8 @@ Test(prep, chain_braced_body_and_whitelisted_expression)
     const char *src = "for (int o = 1; o < 32; o <<= 1) { s = std::max(s * 2, 1 + __shfl_up(s, o, 32)); }\n"
                       "for (int o = 1; o < 32; o <<= 1) b = __shfl_xor(b, o) != b ? 1 : 0;\n";
     char *o = prep(src);
-    cr_expect(strstr(o, "return std::max(tt_sim_a_ * 2, 1 + tt_sim_r_); }); } "
-                        "else for (int o = 1; o < 32; o <<= 1) { s = std::max(s * 2, 1 + __shfl_up(s, o, 32)); } }\n"),
+    cr_expect(strstr(o, "return std::max(tt_sim_a_ * 2, 1 + tt_sim_r_); }); tt_sim_cd_ = true; } } "
+                        "if (!tt_sim_cd_) for (int o = 1; o < 32; o <<= 1) { s = std::max(s * 2, 1 + __shfl_up(s, o, 32)); } }\n"),
               "%s", o);
     cr_expect(strstr(o, "{ return tt_sim_r_ != tt_sim_a_ ? 1 : 0; })"), "%s", o);
     cr_expect_eq(lines(o), 2);
@@ -147,11 +149,11 @@ Test(prep, chain_cooperative_groups_member)
     const char *src = "for (int o = 16; o > 0; o /= 2) v *= g.shfl_down(v, o);\n"
                       "for (int o = 16; o > 0; o /= 2) w ^= t->shfl_xor(w, o);\n";
     char *o = prep(src);
-    cr_expect(strstr(o, "for (int o = 16; o > 0; o /= 2) (void)(g.shfl_down(v, o)); v = tt_sim_cp_.run(v,"), "%s", o);
-    cr_expect(strstr(o, "{ tt_sim_a_ *= tt_sim_r_; return tt_sim_a_; }); } else for (int o = 16; o > 0; o /= 2) "
+    cr_expect(strstr(o, "for (int o = 16; o > 0; o /= 2) (void)(g.shfl_down(v, o)); if (tt_sim_cp_.complete()) { v = tt_sim_cp_.run(v,"), "%s", o);
+    cr_expect(strstr(o, "{ tt_sim_a_ *= tt_sim_r_; return tt_sim_a_; }); tt_sim_cd_ = true; } } if (!tt_sim_cd_) for (int o = 16; o > 0; o /= 2) "
                         "v *= g.shfl_down(v, o); }\n"),
               "%s", o);
-    cr_expect(strstr(o, "(void)(t->shfl_xor(w, o)); w = tt_sim_cp_.run(w,"), "%s", o);
+    cr_expect(strstr(o, "(void)(t->shfl_xor(w, o)); if (tt_sim_cp_.complete()) { w = tt_sim_cp_.run(w,"), "%s", o);
     cr_expect(strstr(o, "{ tt_sim_a_ ^= tt_sim_r_; return tt_sim_a_; })"), "%s", o);
     cr_expect_eq(lines(o), 2);
     free(o);
@@ -173,7 +175,7 @@ Test(prep, chain_keeps_lines_and_puts_the_text_on_the_shuffle_line)
     cr_expect(strncmp(line_at(o, 4), CHAIN_HEAD("v") "int o = 16; o > 0; o /= 2) (void)(__shfl_down(v, o)); ",
                       strlen(CHAIN_HEAD("v")) + 30) == 0,
               "%s", o);
-    cr_expect(strstr(line_at(o, 4), "{ return fminf(tt_sim_a_, tt_sim_r_ ); }); } else for (int o = 16; o > 0; o /= 2) "
+    cr_expect(strstr(line_at(o, 4), "{ return fminf(tt_sim_a_, tt_sim_r_ ); }); tt_sim_cd_ = true; } } if (!tt_sim_cd_) for (int o = 16; o > 0; o /= 2) "
                                     "v = fminf(v, __shfl_down(v, o) ); }"),
               "%s", o);
     cr_expect_str_eq(line_at(o, 5), "");
@@ -235,6 +237,8 @@ Test(prep, chain_not_recognised_is_left_unchanged)
     expect_unchanged("for (int o = 16; o > 0; o /= 2) v += __shfl_down(v, lane(o));\n");
     expect_unchanged("for (int o = g.rank() / 2; o > 0; o /= 2) v += g.shfl_down(v, o);\n");
     expect_unchanged("for (int o = 16; o > 0; o /= 2) v = v / __shfl_down(v, o);\n");
+    /* the fallback runs the loop again: its init must reset the variable */
+    expect_unchanged("for (; o > 0; o /= 2) v += __shfl_down(v, o);\n");
     expect_unchanged("for (int o = g.size(1) / 2; o > 0; o /= 2) v += g.shfl_down(v, o);\n");
     /* a comment, string or preprocessor line inside */
     expect_unchanged("for (int o = 16; o > 0; o /= 2) /* sum */ v += __shfl_down(v, o);\n");

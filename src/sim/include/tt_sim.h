@@ -194,14 +194,17 @@ tt_sim_result tt_sim_launch_batched(const tt_sim_kernel *kernel, const tt_sim_co
  * __hadd/__hmax/__hmin/__fadd_rn/__dadd_rn/__fmul_rn), with or without
  * braces around the statement, where SHFL is __shfl[_up|_down|_xor][_sync]
  * or a tile's .shfl[_up|_down|_xor], into
- *   { if (::tt_sim::chain_ok<decltype(x)>()) { ::tt_sim::chain_probe tt_sim_cp_;
- *     for (H) (void)(SHFL(x, ...)); x = tt_sim_cp_.run(x, <captureless
- *     lambda (tt_sim_a_, tt_sim_r_) computing the update>); } else <the loop> }
+ *   { bool tt_sim_cd_ = false; if (::tt_sim::chain_ok<decltype(x)>()) {
+ *     ::tt_sim::chain_probe tt_sim_cp_; for (H) (void)(SHFL(x, ...));
+ *     if (tt_sim_cp_.complete()) { x = tt_sim_cp_.run(x, <captureless lambda
+ *     (tt_sim_a_, tt_sim_r_) computing the update>); tt_sim_cd_ = true; } }
+ *     if (!tt_sim_cd_) <the loop> }
  * so that the runtime can run the steps as one warp collective.  Only loops
- * in which nothing but x changes qualify: H and the other shuffle arguments
- * do not mention x, call functions (sizeof and a group's size() aside) or
- * name warp collectives, the arguments assign nothing, the shuffle is not
- * conditional (after ?, && or ||), and the loop holds no comment, literal or
+ * in which nothing but x changes qualify: H's init assigns (the loop may run
+ * again from the start), H and the other shuffle arguments do not mention x,
+ * call functions (sizeof and a group's size() aside) or name warp
+ * collectives, the arguments assign nothing, the shuffle is not conditional
+ * (after ?, && or ||), and the loop holds no comment, literal or
  * preprocessor line.  Anything else is left as it is.  The rewrite is one
  * line, on the line of the shuffle, with the loop's other newlines before and
  * after it; a `#pragma unroll` right before the loop is dropped (its line

@@ -5,12 +5,14 @@
 // tt_sim_prepare_source() rewrites a loop `for (H) x = op(x, shfl(x, ...));`
 // (nothing but x changes in it; op uses only x and the shuffled value) into
 //   if (chain_ok<decltype(x)>()) { chain_probe p; for (H) (void)shfl(x, ...);
-//                                  x = p.run(x, op); } else <the loop>
+//       if (p.complete()) { x = p.run(x, op); done } }  if (!done) <the loop>
 // The probe loop runs the loop's header and the shims' lane rules without
 // shuffling, recording each step's source lane and mask; run() hands the
 // steps to the runtime, which runs them as one collective when the whole
 // warp arrives with the same chain (tt_sim_chain_wait), or shuffle by
-// shuffle otherwise.  The results are the loop's, bit for bit.
+// shuffle otherwise.  The results are the loop's, bit for bit.  A probe
+// that could not record the steps (more than TT_SIM_CHAIN_SLOTS, or a
+// shuffle of another site) is incomplete and the original loop runs.
 template <class T> using chain_t = std::remove_cv_t<std::remove_reference_t<T>>;
 
 // Only values (not references into shared memory) of arithmetic type: a
@@ -55,24 +57,22 @@ class chain_probe {
 public:
     chain_probe()
     {
-        tt_sim_thread *t = tt_sim_cur;
-        size_t slot = (size_t)t->linear * TT_SIM_CHAIN_SLOTS;
+        size_t slot = (size_t)tt_sim_cur->linear * TT_SIM_CHAIN_SLOTS;
         rec_.site = nullptr;
         rec_.n = 0;
-        rec_.cap = TT_SIM_CHAIN_SLOTS;
         rec_.src = tt_sim_blk->chain_src + slot;
         rec_.mask = tt_sim_blk->chain_mask + slot;
         rec_.has_mask = 0;
         rec_.fusable = 1;
-        rec_.heap = 0;
         rec_.bad = 0;
         tt_sim_chain_probe_rec = &rec_;
     }
-    ~chain_probe()
+    ~chain_probe() { tt_sim_chain_probe_rec = nullptr; }
+    // every step recorded: run() may go on
+    bool complete()
     {
         tt_sim_chain_probe_rec = nullptr;
-        if (__builtin_expect(rec_.heap, 0))
-            tt_sim_chain_end(&rec_);
+        return !rec_.bad;
     }
     chain_probe(const chain_probe &) = delete;
     chain_probe &operator=(const chain_probe &) = delete;
@@ -81,14 +81,10 @@ public:
     // lane's copy to every lane.
     template <class T, class F> T run(T x, F op)
     {
-        tt_sim_chain_probe_rec = nullptr;
         if constexpr (chain_ok<T>()) {
             const tt_sim_chain_rec &r = rec_;
             if (r.n == 0)
                 return x;
-            if (r.bad)
-                tt_sim_fail(TT_SIM_ERR_TRAP, r.site->file, r.site->line,
-                            "tt_sim internal error: a shuffle chain's loop shuffled at two sites");
             // step 0 is an ordinary shuffle whose lane is marked with the
             // chain (tt_sim_chain_wait); called from here, inlined into the
             // kernel, so that the resume lands in the kernel's code (a

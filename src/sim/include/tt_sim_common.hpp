@@ -97,21 +97,25 @@ inline T shfl_value(const tt_sim_site *site, int has_mask, uint64_t mask, T v, i
     static_assert(std::is_trivially_copyable<T>::value, "tt_sim: shuffled types must be trivially copyable");
     if constexpr (sizeof(T) <= 8) {
         if (tt_sim_chain_rec *r = tt_sim_chain_probe_rec) {
-            // recording a chain's steps (chain_probe): no shuffle.  The usual
-            // steps inline (the first one names the site); unusual ones and
-            // growth in the runtime.
+            // recording a chain's steps (chain_probe): no shuffle, and no
+            // call (the probe loop stays in registers).  Anything unusual
+            // (too many steps, another site) makes the record incomplete:
+            // the original loop runs instead.
             uint32_t k = r->n;
             if (k == 0) {
                 r->site = site;
                 r->has_mask = has_mask != 0;
             }
-            if (k < r->cap && site == r->site && r->has_mask == (has_mask != 0) &&
-                src == (int16_t)src && !(k > 0 && has_mask && !((mask >> tt_sim_cur->lane) & 1))) {
+            if (k < TT_SIM_CHAIN_SLOTS && site == r->site && r->has_mask == (has_mask != 0) &&
+                src == (int16_t)src) {
                 r->src[k] = (int16_t)src;
                 r->mask[k] = mask;
                 r->n = k + 1;
+                // a later step whose mask leaves this lane out fails at that step
+                if (k > 0 && has_mask && !((mask >> tt_sim_cur->lane) & 1))
+                    r->fusable = 0;
             } else {
-                tt_sim_chain_record(r, site, has_mask, mask, src);
+                r->bad = 1;
             }
             return v;
         }

@@ -115,20 +115,19 @@ uint64_t tt_sim_shfl(const tt_sim_site *site, int has_mask, uint64_t mask, uint6
  * op depends only on x and the shuffled value).  A lane first replays the
  * loop with the shims' shuffles recording each step's source lane and mask
  * (tt_sim_chain_probe_rec non-NULL), into its slots of the block's
- * chain_src/chain_mask (or the heap past TT_SIM_CHAIN_SLOTS steps), then
- * runs step 0 (see tt_sim_chain_wait). */
+ * chain_src/chain_mask, then runs step 0 (see tt_sim_chain_wait). */
 #define TT_SIM_CHAIN_SLOTS 16
 
 typedef struct tt_sim_chain_rec {
     const tt_sim_site *site;
-    uint32_t n, cap;
-    int16_t *src;                /* block slots, or malloc'd when `heap` */
+    uint32_t n;
+    int16_t *src;                /* the lane's TT_SIM_CHAIN_SLOTS block slots */
     uint64_t *mask;
     int has_mask;
-    int fusable;                 /* steps fit the slots, sources fit int16, and
-                                    no later step's mask leaves this lane out */
-    int heap;
-    int bad;                     /* shuffles of two sites were recorded */
+    int fusable;                 /* no later step's mask leaves this lane out */
+    int bad;                     /* incomplete: too many steps, another site or
+                                    a source lane past int16; the loop runs as
+                                    written */
 } tt_sim_chain_rec;
 
 typedef struct tt_sim_chain {
@@ -145,13 +144,9 @@ typedef struct tt_sim_chain_wait {
     const tt_sim_chain *chain;
 } tt_sim_chain_wait;
 
+/* Non-NULL while a lane's probe loop runs: the shims' shuffles record into
+ * it (inline, tt_sim_common.hpp) instead of shuffling. */
 extern __thread tt_sim_chain_rec *tt_sim_chain_probe_rec;
-/* The shim starts a record in the lane's slots (chain_probe); this appends a
- * step (the shim does the usual ones inline), moving the steps to the heap
- * past the slots; tt_sim_chain_end frees them. */
-void tt_sim_chain_record(tt_sim_chain_rec *r, const tt_sim_site *site, int has_mask,
-                         uint64_t mask, int32_t src);
-void tt_sim_chain_end(tt_sim_chain_rec *r);
 
 /* A lane runs step 0 of its chain as an ordinary shuffle at the chain's site
  * with its tt_sim_chain_wait set (key and chain).  When every lane of the
