@@ -49,6 +49,10 @@ __global__ void chains_fused(float *fout, int *iout)
     // only the lower 32 lanes loop: on wave64 not the whole warp, so not fused
     float h = threadIdx.x;
     for (int o = 16; o > 0 && lane < 32; o /= 2) h = fmaxf(h, __shfl_xor(h, o, 32)) * 0.5f;
+    // more steps than a probe records: the loop runs as written
+    int z = threadIdx.x;
+    for (int i = 0; i < 20; i++) z = (z * 2 + __shfl_xor(z, (i & 3) + 1) + 1) & 0xffff;
+    u += z;
     fout[2 * threadIdx.x] = v;
     fout[2 * threadIdx.x + 1] = h;
     iout[2 * threadIdx.x] = m;
@@ -66,6 +70,9 @@ __global__ void chains_stepwise(float *fout, int *iout)
     for (int o = 1; o < 8; o *= 2) /* step */ u = u * 3 + __shfl_up(u, o, 16);
     float h = threadIdx.x;
     for (int o = 16; o > 0 && lane < 32; o /= 2) /* step */ h = fmaxf(h, __shfl_xor(h, o, 32)) * 0.5f;
+    int z = threadIdx.x;
+    for (int i = 0; i < 20; i++) /* step */ z = (z * 2 + __shfl_xor(z, (i & 3) + 1) + 1) & 0xffff;
+    u += z;
     fout[2 * threadIdx.x] = v;
     fout[2 * threadIdx.x + 1] = h;
     iout[2 * threadIdx.x] = m;
