@@ -15,6 +15,15 @@ static inline tt_sim_config sim_cfg(unsigned grid, unsigned block, int warp)
     return c;
 }
 
+// The three lane orders (forward, reverse, seeded random), outputs compared.
+static inline void sim_all_schedules(tt_sim_config *c)
+{
+    c->schedules[0] = TT_SIM_SCHED_FORWARD;
+    c->schedules[1] = TT_SIM_SCHED_REVERSE;
+    c->schedules[2] = TT_SIM_SCHED_RANDOM;
+    c->nschedules = 3;
+}
+
 // Line of the first source line containing `tag` in the kernel file.
 static inline int tag_line(const char *path, const char *tag)
 {

@@ -21,6 +21,16 @@ static void expect_line(const tt_sim_result &r, const char *tag)
     cr_expect(strstr(r.message, pat) != NULL, "message lacks %s: %s", pat, r.message);
 }
 
+// A barrier-divergence failure naming both barriers' lines.
+static void expect_divergence(const tt_sim_result &r, const char *tag_a, const char *tag_b)
+{
+    cr_assert_eq(r.status, TT_SIM_ERR_BARRIER_DIVERGENCE, "%s", r.message);
+    char a[32], b[32];
+    snprintf(a, sizeof a, ":%d:", tag_line(DETECT_SRC, tag_a));
+    snprintf(b, sizeof b, ":%d:", tag_line(DETECT_SRC, tag_b));
+    cr_expect(strstr(r.message, a) && strstr(r.message, b), "both sites expected: %s", r.message);
+}
+
 Test(detect, oob_global_names_buffer_and_line)
 {
     float *out = (float *)tt_sim_alloc(64 * sizeof(float));
@@ -91,12 +101,7 @@ Test(detect, barrier_divergence_different_sites)
 {
     float *out = (float *)tt_sim_alloc(64 * sizeof(float));
     tt_sim_config cfg = sim_cfg(1, 64, 32);
-    tt_sim_result r = TT_SIM_LAUNCH(divergent_barrier, cfg, out);
-    cr_assert_eq(r.status, TT_SIM_ERR_BARRIER_DIVERGENCE, "%s", r.message);
-    char a[32], b[32];
-    snprintf(a, sizeof a, ":%d:", tag_line(DETECT_SRC, "LINE_DIV_A"));
-    snprintf(b, sizeof b, ":%d:", tag_line(DETECT_SRC, "LINE_DIV_B"));
-    cr_expect(strstr(r.message, a) && strstr(r.message, b), "both sites expected: %s", r.message);
+    expect_divergence(TT_SIM_LAUNCH(divergent_barrier, cfg, out), "LINE_DIV_A", "LINE_DIV_B");
     tt_sim_free(out);
 }
 
@@ -107,20 +112,12 @@ Test(detect, rounds_divergence_and_mixed_barriers)
 {
     float *out = (float *)tt_sim_alloc(64 * sizeof(float));
     tt_sim_config cfg = sim_cfg(1, 64, 32);
-    tt_sim_result r = TT_SIM_LAUNCH(rounds_divergent, cfg, out);
-    cr_assert_eq(r.status, TT_SIM_ERR_BARRIER_DIVERGENCE, "%s", r.message);
-    char a[32], b[32];
-    snprintf(a, sizeof a, ":%d:", tag_line(DETECT_SRC, "LINE_RDIV_A"));
-    snprintf(b, sizeof b, ":%d:", tag_line(DETECT_SRC, "LINE_RDIV_B"));
-    cr_expect(strstr(r.message, a) && strstr(r.message, b), "both sites expected: %s", r.message);
+    expect_divergence(TT_SIM_LAUNCH(rounds_divergent, cfg, out), "LINE_RDIV_A", "LINE_RDIV_B");
     tt_sim_free(out);
 
     int *iout = (int *)tt_sim_alloc(64 * sizeof(int));
-    cfg.schedules[0] = TT_SIM_SCHED_FORWARD;
-    cfg.schedules[1] = TT_SIM_SCHED_REVERSE;
-    cfg.schedules[2] = TT_SIM_SCHED_RANDOM;
-    cfg.nschedules = 3;
-    r = TT_SIM_LAUNCH(rounds_mixed, cfg, iout, 7);
+    sim_all_schedules(&cfg);
+    tt_sim_result r = TT_SIM_LAUNCH(rounds_mixed, cfg, iout, 7);
     cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
     for (int t = 0; t < 64; t++) {
         int acc = t + 3, other = (t ^ 1) + 3;
@@ -235,10 +232,7 @@ Test(run, block_sum_all_schedules_and_threads)
         ref += in[i];
     }
     tt_sim_config cfg = sim_cfg((n + 255) / 256, 256, 32);
-    cfg.schedules[0] = TT_SIM_SCHED_FORWARD;
-    cfg.schedules[1] = TT_SIM_SCHED_REVERSE;
-    cfg.schedules[2] = TT_SIM_SCHED_RANDOM;
-    cfg.nschedules = 3;
+    sim_all_schedules(&cfg);
     cfg.threads = 2;
     tt_sim_result r = TT_SIM_LAUNCH(block_sum, cfg, in, out, n);
     cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);

@@ -158,10 +158,7 @@ Test(lanes, shuffle_chains_equal_stepwise)
     float *fa = (float *)tt_sim_alloc(8 * nt), *fb = (float *)tt_sim_alloc(8 * nt);
     int *ia = (int *)tt_sim_alloc(8 * nt), *ib = (int *)tt_sim_alloc(8 * nt);
     tt_sim_config cfg = sim_cfg(2, nt, TT_SIM_WARP);
-    cfg.schedules[0] = TT_SIM_SCHED_FORWARD;
-    cfg.schedules[1] = TT_SIM_SCHED_REVERSE;
-    cfg.schedules[2] = TT_SIM_SCHED_RANDOM;
-    cfg.nschedules = 3;
+    sim_all_schedules(&cfg);
     tt_sim_result r = TT_SIM_LAUNCH(chains_fused, cfg, fa, ia);
     cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
     r = TT_SIM_LAUNCH(chains_stepwise, cfg, fb, ib);
