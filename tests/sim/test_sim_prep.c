@@ -83,12 +83,18 @@ Test(prep, initializer_is_an_error)
     X " = tt_sim_cp_.run(" X ", [](::tt_sim::chain_t<decltype(" X ")> tt_sim_a_, "            \
     "::tt_sim::chain_t<decltype(" X ")> tt_sim_r_) -> ::tt_sim::chain_t<decltype(" X ")> { "
 
+/* src prepares to exactly want. */
+static void expect_prepared(const char *src, const char *want)
+{
+    char *o = prep(src);
+    cr_expect_str_eq(o, want);
+    free(o);
+}
+
 /* A source the chain rewrite must leave exactly as it is. */
 static void expect_unchanged(const char *src)
 {
-    char *o = prep(src);
-    cr_expect_str_eq(o, src);
-    free(o);
+    expect_prepared(src, src);
 }
 
 /* Line n (1-based) of s, in a static buffer. */
@@ -113,9 +119,7 @@ Test(prep, chain_compound_assignment)
         CHAIN_HEAD("v") "int o = warpSize / 2; o > 0; o /= 2) (void)(__shfl_down(v, o)); "
         CHAIN_RUN("v") "tt_sim_a_ += tt_sim_r_; return tt_sim_a_; }); tt_sim_cd_ = true; } } "
         "if (!tt_sim_cd_) for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o); }\n";
-    char *o = prep(src);
-    cr_expect_str_eq(o, want);
-    free(o);
+    expect_prepared(src, want);
 }
 
 Test(prep, chain_expression_with_sync_shuffle)
@@ -126,9 +130,7 @@ Test(prep, chain_expression_with_sync_shuffle)
         CHAIN_HEAD("val") "int mask = 16; mask > 0; mask >>= 1) (void)(__shfl_xor_sync(0xffffffff, val, mask)); "
         CHAIN_RUN("val") "return fmaxf(tt_sim_a_, tt_sim_r_); }); tt_sim_cd_ = true; } } "
         "if (!tt_sim_cd_) for (int mask = 16; mask > 0; mask >>= 1) val = fmaxf(val, __shfl_xor_sync(0xffffffff, val, mask)); }\n";
-    char *o = prep(src);
-    cr_expect_str_eq(o, want);
-    free(o);
+    expect_prepared(src, want);
 }
 
 Test(prep, chain_braced_body_and_whitelisted_expression)
