@@ -130,14 +130,8 @@ round_barrier(tt_sim_worker *w, const tt_sim_site *site)
         w->epoch++; /* a new race-check interval begins */
         q = 0;
     }
-    tt_sim_stack *ns = w->pos_stack[q];
     __builtin_prefetch(w->pos_stack[q + 1 < n ? q + 1 : 0]); /* the context after it */
-    w->cur_pos = q;
-    tt_sim_thread *next = &w->threads[w->order[q]];
-    tt_sim_cur = next;
-    tt_sim_tid = next->tid;
-    w->cur_stack = ns;
-    return ns;
+    return prepare_resume_at(w, q, &w->threads[w->order[q]]);
 }
 #endif
 

@@ -164,20 +164,10 @@ static inline void prefetch_ahead(const tt_sim_worker *w, uint32_t q)
     __builtin_prefetch(&w->cres[t1->linear]);
 }
 
-/* Makes `next` (released) the running thread; the caller then switches to
- * its stack, passing resume_value(). */
-static inline tt_sim_stack *prepare_resume(tt_sim_worker *w, tt_sim_thread *next)
-{
-    next->state = TT_T_RUNNING;
-    tt_sim_cur = next;
-    tt_sim_tid = next->tid;
-    w->cur_pos = next->pos;
-    w->cur_stack = next->stack;
-    return next->stack;
-}
-
-/* The same for the thread at position q (released), whose stack comes from
- * the worker's per-position array: the switch does not wait for its record. */
+/* Makes `next` (released, at schedule position q) the running thread and
+ * returns its stack, which the caller then switches to, passing
+ * resume_value().  The stack comes from the worker's per-position array:
+ * the switch does not wait for next's record. */
 static inline tt_sim_stack *prepare_resume_at(tt_sim_worker *w, uint32_t q, tt_sim_thread *next)
 {
     tt_sim_stack *ns = w->pos_stack[q];
@@ -187,6 +177,11 @@ static inline tt_sim_stack *prepare_resume_at(tt_sim_worker *w, uint32_t q, tt_s
     w->cur_pos = q;
     w->cur_stack = ns;
     return ns;
+}
+
+static inline tt_sim_stack *prepare_resume(tt_sim_worker *w, tt_sim_thread *next)
+{
+    return prepare_resume_at(w, next->pos, next);
 }
 
 /* Switches from the fiber on `mine` to `to`, passing `value` as the return
