@@ -210,7 +210,6 @@ void tt_sim_block_and_schedule(tt_sim_worker *w, tt_sim_thread *self)
     if (q == self->pos) { /* released already, and nobody comes before us */
         take_ready(w, q);
         self->state = TT_T_RUNNING;
-        w->cur_pos = q;
         return;
     }
     tt_sim_stack *mine = self->stack;
@@ -221,14 +220,20 @@ void tt_sim_block_and_schedule(tt_sim_worker *w, tt_sim_thread *self)
         uint64_t v = resume_value(w, next);
         switch_to(mine, prepare_resume(w, next), 0, v);
     }
-    /* resumed: whoever switched to us made us the running thread */
-    self->state = TT_T_RUNNING;
-    tt_sim_cur = self;
-    w->cur_pos = self->pos;
-    tt_sim_tid = self->tid;
-    w->cur_stack = mine;
+    /* resumed: whoever switched to us made us the running thread
+     * (prepare_resume_at, or round mode's barrier through it) */
 }
 
+
+/* t, just started or leaving batch mode, runs on stack s: the only place a
+ * thread gets its stack, kept in step with the per-position array. */
+static void run_on(tt_sim_worker *w, tt_sim_thread *t, tt_sim_stack *s)
+{
+    t->state = TT_T_RUNNING;
+    t->stack = s;
+    w->pos_stack[t->pos] = s;
+    w->cur_pos = t->pos;
+}
 
 void tt_sim_batch_sync(tt_sim_worker *w, tt_sim_thread *t)
 {
@@ -239,10 +244,7 @@ void tt_sim_batch_sync(tt_sim_worker *w, tt_sim_thread *t)
         w->warps[u->warp_id].live--;
     }
     w->live -= p - p0;
-    t->state = TT_T_RUNNING;
-    t->stack = w->cur_stack;
-    w->pos_stack[p] = t->stack;
-    w->cur_pos = p;
+    run_on(w, t, w->cur_stack);
     w->next_unstarted = p + 1;
     w->batch = 0;
     w->batch_end = p + 1; /* kernel->run stops once t returns */
@@ -303,10 +305,7 @@ static void runner_entry(void *arg)
             } else {
                 w->next_unstarted = pos + 1;
                 t = &w->threads[w->order[pos]];
-                t->state = TT_T_RUNNING;
-                t->stack = mine;
-                w->pos_stack[pos] = mine;
-                w->cur_pos = pos;
+                run_on(w, t, mine);
                 tt_sim_cur = t;
                 tt_sim_tid = t->tid;
                 k->invoke(w->args);
