@@ -1,9 +1,10 @@
 // sim_bench.cpp — micro-benchmarks of the SIMT CPU executor (run by bench/sim).
 // Each figure is printed beside a native serial C++ baseline measured in the
-// same run.  The micro-kernels are written with TT_SIM_SHARED directly (the
-// form tt_sim_prepare_source produces for __shared__) and without shuffle
-// chains, so they measure one collective per call; the reduction also runs
-// as bench/reduce.hip after tt_sim_prepare_source (chains fused).
+// same run.  The kernels are bench/micro.hip and bench/reduce.hip after
+// tt_sim_prepare_source, as `tiletrans check` runs them (coroutine kernels,
+// fused shuffle chains); the reduction also runs on fibers
+// (cfg.coroutines = 0), and written here in the prepared form without
+// chains (one collective per shuffle, fibers).
 #define TT_SIM_WARP 64
 #include "tt_sim_hip.h"
 
@@ -14,33 +15,6 @@
 static double now_ms()
 {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-__global__ void barriers(int *out, int iters)
-{
-    int acc = 0;
-    for (int i = 0; i < iters; i++) {
-        acc += i;
-        __syncthreads();
-    }
-    if (acc == -1)
-        out[0] = acc;
-}
-
-__global__ void shuffles(float *out, int iters)
-{
-    float v = threadIdx.x;
-    for (int i = 0; i < iters; i++)
-        v += __shfl_xor(v, i & 63);
-    if (v == -1.0f)
-        out[0] = v;
-}
-
-__global__ void vadd(const float *a, const float *b, float *c, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        c[i] = a[i] + b[i];
 }
 
 __global__ void reduce(const float *in, float *out, int n)
@@ -63,7 +37,9 @@ __global__ void reduce(const float *in, float *out, int n)
     }
 }
 
-#include "reduce.prep.hip" // bench/reduce.hip after tt_sim_prepare_source (made by bench/sim)
+// bench/micro.hip and bench/reduce.hip after tt_sim_prepare_source (made by bench/sim)
+#include "micro.prep.hip"
+#include "reduce.prep.hip"
 
 template <class F> static double best_of(int reps, F f)
 {
@@ -188,7 +164,11 @@ int main(int argc, char **argv)
     fast.race_check = 0;
     reduction("1M shuffle reduction, race check off: ms",
               [&] { return TT_SIM_LAUNCH(reduce_prepared, fast, a, out, n); });
-    reduction("1M shuffle reduction, no chains: ms", [&] { return TT_SIM_LAUNCH(reduce, cfg, a, out, n); });
+    tt_sim_config fibers = cfg;
+    fibers.coroutines = 0;
+    reduction("1M shuffle reduction, fibers: ms",
+              [&] { return TT_SIM_LAUNCH(reduce_prepared, fibers, a, out, n); });
+    reduction("1M shuffle reduction, fibers, no chains: ms", [&] { return TT_SIM_LAUNCH(reduce, cfg, a, out, n); });
     }
     printf("reference (SEMANTICS.md, HIP-CPU on 2 cores): ~7 ns per thread per __syncthreads, "
            "39.5 ms for the 1M shuffle reduction, 0.96 ms vector add\n");

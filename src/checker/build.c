@@ -24,11 +24,16 @@
 /* Flags every harness is built with. -O1 keeps compiles quick while letting the
  * fibers' code run at a useful speed. Debug info lets the sim name the kernel line
  * of a crash (addr2line); DWARF 4 because binutils 2.40's addr2line ignores the
- * `#line` file names of GCC 12's DWARF 5 and names the harness instead. gnu++17
- * rather than c++17: the shims (and much CUDA code) use `, ##__VA_ARGS__`, whose
- * comma strict ISO mode keeps, so `__syncwarp()` would not compile. */
-static const char *const k_cxx_flags[] = {"-O1", "-gdwarf-4", "-std=gnu++17", "-DTILETRANS_CHECK", NULL};
+ * `#line` file names of GCC 12's DWARF 5 and names the harness instead. */
+static const char *const k_cxx_flags[] = {"-O1", "-gdwarf-4", "-DTILETRANS_CHECK", NULL};
 static const char *const k_nvcc_flags[] = {"-O1", "-std=c++17", "-DTILETRANS_CHECK", NULL};
+/* The sim's language levels, tried in order: C++20 lets prepared kernels run as
+ * coroutines (src/sim/include/tt_sim_co.hpp); a kernel file that C++20 rejects
+ * (a name that became a keyword, code a coroutine cannot hold) is built again as
+ * C++17, where the same prepared text is an ordinary kernel.  gnu rather than c:
+ * the shims (and much CUDA code) use `, ##__VA_ARGS__`, whose comma strict ISO
+ * mode keeps, so `__syncwarp()` would not compile. */
+static const char *const k_cxx_std[] = {"-std=gnu++20", "-std=gnu++17", NULL};
 
 
 int tt_check_mkdirs(const char *path) { return tt_fs_mkdirs(path, NULL); }
@@ -221,6 +226,7 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
   tt_check_sha256_field(&h, tc->sim_hash, strlen(tc->sim_hash));
   tt_check_sha256_field(&h, compiler, strlen(compiler));
   for (const char *const *f = flags; *f; f++) tt_check_sha256_field(&h, *f, strlen(*f));
+  for (const char *const *f = k_cxx_std; !nvcc && *f; f++) tt_check_sha256_field(&h, *f, strlen(*f));
   tt_check_sha256_field(&h, harness_text, strlen(harness_text));
   char *kernel_dir = NULL;
   if (kernel_path) {
@@ -273,11 +279,12 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
     *log = tt_xasprintf("cannot write the harness in %s", tmp);
     goto done;
   }
-  {
+  for (const char *const *std = k_cxx_std;; std++) {
     char *argv[24];
     int n = 0;
     argv[n++] = (char *)compiler;
     for (const char *const *f = flags; *f; f++) argv[n++] = (char *)*f;
+    if (!nvcc) argv[n++] = (char *)*std;
     if (!nvcc) argv[n++] = inc1;
     if (inc2) argv[n++] = inc2;
     argv[n++] = src;
@@ -300,6 +307,10 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
       if (p) tt_check_write_file(p, pr.err, strlen(pr.err));
       free(p);
     }
+    if (!nvcc && std[1] && !pr.timed_out && pr.exited && pr.exit_code != 0 && pr.exit_code != 127) {
+      tt_check_proc_free(&pr);
+      continue; /* the next language level */
+    }
     if (pr.timed_out || !pr.exited || pr.exit_code != 0) {
       char *first = tt_check_first_errors(pr.err, kernel_path, 8);
       *log = pr.timed_out ? tt_xasprintf("%s ran past %.0f s", compiler, tc->timeout_s)
@@ -311,6 +322,7 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
       goto done;
     }
     tt_check_proc_free(&pr);
+    break;
   }
   if (rename(out, target) != 0) {
     *log = tt_xasprintf("cannot move the harness into the cache (%s): %s", target, strerror(errno));

@@ -186,7 +186,11 @@ char *tt_check_harness_text(const tt_check_spec *spec, tt_check_side_sem sem, in
   sb_printf(&b, "    cfg.schedules[0] = sched[si];\n    r = TT_SIM_LAUNCH(%s, cfg", spec->kernel);
   for (size_t i = 0; i < spec->nargs; i++)
     sb_printf(&b, spec->args[i].is_buffer ? ", tt_check::buf{b%zu}" : ", s%zu", i);
-  sb_printf(&b, ");\n    r.schedule = sched[si];\n    if (r.status != TT_SIM_OK) break;\n");
+  /* A coroutine kernel whose barrier or collective sits in a function it calls
+   * cannot run as a coroutine: the same schedule runs again on fibers. */
+  sb_printf(&b, ");\n    if (r.status == TT_SIM_ERR_NEEDS_FIBERS && cfg.coroutines) {\n"
+                "      cfg.coroutines = 0;\n      si--;\n      continue;\n    }\n");
+  sb_printf(&b, "    r.schedule = sched[si];\n    if (r.status != TT_SIM_OK) break;\n");
   /* Outputs first, then the result file: its presence means the outputs are whole. */
   sb_printf(&b, "    char path[4096];\n"
                 "    std::snprintf(path, sizeof path, \"%%s.%%d\", argv[2], si);\n"

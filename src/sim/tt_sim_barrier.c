@@ -57,13 +57,13 @@ void tt_sim_release_barrier(tt_sim_worker *w)
     w->bar_waiting = 0;
     w->bar_mixed = 0;
     w->epoch++; /* a new race-check interval begins */
-#if TT_SIM_FAST_SWITCH
-    /* every thread arrived in schedule order: the next rounds can be cheap */
+    /* every thread arrived in schedule order: the next rounds can be cheap
+     * (fibers with the fast switch, or coroutines) */
     if (w->live == n && n > 1 && w->next_unstarted == n && !w->batch &&
-        w->bar_kind == TT_SIM_BAR_PLAIN && tt_sim_cur && tt_sim_cur->pos == n - 1) {
+        (TT_SIM_FAST_SWITCH || w->blk.co) && w->bar_kind == TT_SIM_BAR_PLAIN && tt_sim_cur &&
+        tt_sim_cur->pos == n - 1) {
         w->round = 1; /* the releasing thread resumes position 0 next */
     }
-#endif
 }
 
 /* ---------------------------------------------------------------- rounds
@@ -110,19 +110,18 @@ void tt_sim_round_leave(tt_sim_worker *w, uint32_t cur)
     w->bar_result = 0;
 }
 
-#if TT_SIM_FAST_SWITCH
-/* A round-mode arrival at a plain barrier: the stack to switch to, its
- * thread made the running one, or NULL when this arrival leaves round mode.
- * Reads only worker fields before the switch (not the running thread's
- * record): the chain of dependent loads up to the jump is short. */
-static inline __attribute__((always_inline)) tt_sim_stack *
-round_barrier(tt_sim_worker *w, const tt_sim_site *site)
+/* A round-mode arrival of the running thread at a plain barrier: the
+ * position to run next, or UINT32_MAX when this arrival leaves round mode.
+ * Reads only worker fields (not the running thread's record): the chain of
+ * dependent loads up to a fiber switch is short. */
+static inline __attribute__((always_inline)) uint32_t round_arrive(tt_sim_worker *w,
+                                                                   const tt_sim_site *site)
 {
     uint32_t p = w->cur_pos, n = w->blk.nthreads;
     if (p == 0)
         w->round_site = site;
     else if (UNLIKELY(site != w->round_site))
-        return NULL;
+        return UINT32_MAX;
     uint32_t q = p + 1;
     if (UNLIKELY(q == n)) { /* the last arrival completes the barrier */
         if (UNLIKELY(atomic_load_explicit(&w->L->abort, memory_order_relaxed)))
@@ -130,6 +129,18 @@ round_barrier(tt_sim_worker *w, const tt_sim_site *site)
         w->epoch++; /* a new race-check interval begins */
         q = 0;
     }
+    return q;
+}
+
+#if TT_SIM_FAST_SWITCH
+/* The same on fibers: the stack to switch to, its thread made the running
+ * one, or NULL. */
+static inline __attribute__((always_inline)) tt_sim_stack *
+round_barrier(tt_sim_worker *w, const tt_sim_site *site)
+{
+    uint32_t q = round_arrive(w, site), n = w->blk.nthreads;
+    if (UNLIKELY(q == UINT32_MAX))
+        return NULL;
     __builtin_prefetch(w->pos_stack[q + 1 < n ? q + 1 : 0]); /* the context after it */
     return prepare_resume_at(w, q, &w->threads[w->order[q]]);
 }
@@ -141,12 +152,12 @@ static __attribute__((noinline)) void bar_note_site(tt_sim_worker *w, const tt_s
         w->bar_mixed = 1;
 }
 
-static __attribute__((noinline)) int syncthreads_slow(const tt_sim_site *site, int kind, int pred)
+/* Books the running thread t's arrival at a barrier; the last arrival
+ * releases it (and may complete t's warp's collective).  The caller then
+ * blocks t (fibers) or suspends it (coroutines). */
+static inline __attribute__((always_inline)) void
+bar_arrive(tt_sim_worker *w, tt_sim_thread *t, const tt_sim_site *site, int kind, int pred)
 {
-    tt_sim_thread *t = tt_sim_cur;
-    tt_sim_worker *w = tt_sim_self_worker; /* = t->blk->worker, without the dependent loads */
-    if (UNLIKELY(w->batch))
-        tt_sim_batch_sync(w, t);
     t->state = TT_T_BARRIER;
     t->wait_kind = (uint8_t)(BAR_KIND_BASE + kind);
     t->wait_site = site;
@@ -169,6 +180,17 @@ static __attribute__((noinline)) int syncthreads_slow(const tt_sim_site *site, i
         tt_sim_resolve_warp(w, wp);
     if (++w->bar_waiting == w->live)
         tt_sim_release_barrier(w);
+}
+
+static __attribute__((noinline)) int syncthreads_slow(const tt_sim_site *site, int kind, int pred)
+{
+    tt_sim_thread *t = tt_sim_cur;
+    tt_sim_worker *w = tt_sim_self_worker; /* = t->blk->worker, without the dependent loads */
+    if (UNLIKELY(w->blk.co))
+        tt_sim_co_needs_fibers(w, site);
+    if (UNLIKELY(w->batch))
+        tt_sim_batch_sync(w, t);
+    bar_arrive(w, t, site, kind, pred);
 #if TT_SIM_FAST_SWITCH
     return block_fast_i(w, t);
 #else
@@ -185,6 +207,8 @@ int tt_sim_syncthreads(const tt_sim_site *site, int kind, int pred)
 {
 #if TT_SIM_FAST_SWITCH
     tt_sim_worker *w = tt_sim_self_worker;
+    if (UNLIKELY(w->blk.co)) /* no fast path: the thread has no fiber */
+        return syncthreads_slow(site, kind, pred);
     if (w->round) {
         tt_sim_stack *mine = w->cur_stack, *ns;
         if (LIKELY(kind == TT_SIM_BAR_PLAIN) && (ns = round_barrier(w, site)) != NULL)
@@ -213,3 +237,17 @@ int tt_sim_syncthreads(const tt_sim_site *site, int kind, int pred)
     return syncthreads_slow(site, kind, pred);
 }
 
+/* A coroutine kernel's barrier (tt_sim_co.hpp): the arrival only; the
+ * thread then suspends. */
+void tt_sim_co_barrier(const tt_sim_site *site, int kind, int pred)
+{
+    tt_sim_worker *w = tt_sim_self_worker;
+    if (w->round) { /* the runner resumes the next position (tt_sim_co.c) */
+        if (LIKELY(kind == TT_SIM_BAR_PLAIN) && round_arrive(w, site) != UINT32_MAX) {
+            tt_sim_cur->state = TT_T_BARRIER; /* (it suspends: not finished) */
+            return;
+        }
+        tt_sim_round_leave(w, w->cur_pos);
+    }
+    bar_arrive(w, tt_sim_cur, site, kind, pred);
+}

@@ -86,6 +86,19 @@ static inline void release_lanes(tt_sim_worker *w, tt_sim_warp *wp, uint64_t g)
     w->nready += n;
 }
 
+/* tt_sim_chain::fuse's report of a lane read outside the warp. */
+typedef struct fuse_ctx {
+    tt_sim_worker *w;
+    const tt_sim_warp *wp;
+} fuse_ctx;
+
+static uint64_t fuse_inactive(void *ctx, uint32_t l, int32_t s)
+{
+    fuse_ctx *c = ctx;
+    c->w->csrc[c->wp->first + l] = s; /* what inactive_read reports */
+    return inactive_read(c->w, c->wp, l);
+}
+
 /* A whole warp waits at step 0 of a shuffle chain (tt_sim_device.h).  If
  * every lane waits with the same fusable chain (equal keys: site and
  * length), run all its steps now, exactly as the loop would shuffle by
@@ -99,26 +112,11 @@ static int fuse_chain(tt_sim_worker *w, tt_sim_warp *wp)
     for (uint32_t l = 1; l < nl; l++)
         if (cw[l].key != cw[0].key)
             return 0;
-    const tt_sim_chain *c0 = cw[0].chain;
-    uint32_t n = c0->rec->n;
-    const int16_t *src = w->blk.chain_src + (size_t)first * TT_SIM_CHAIN_SLOTS;
-    uint64_t vals[64], rs[64];
-    memcpy(vals, w->cval + first, nl * sizeof *vals);
-    for (uint32_t k = 0; k < n; k++) {
-        for (uint32_t l = 0; l < nl; l++) {
-            int32_t s = src[l * TT_SIM_CHAIN_SLOTS + k];
-            if (s == TT_SIM_LANE_SELF) {
-                rs[l] = vals[l];
-            } else if (LIKELY((uint32_t)s < nl)) {
-                rs[l] = vals[s];
-            } else {
-                w->csrc[first + l] = s; /* what inactive_read reports */
-                rs[l] = inactive_read(w, wp, l);
-            }
-        }
-        c0->apply(c0->op, vals, rs, nl);
-    }
-    memcpy(w->cres + first, vals, nl * sizeof *vals);
+    const tt_sim_chain *c0 = &cw[0].chain;
+    fuse_ctx ctx = {w, wp};
+    memcpy(w->cres + first, w->cval + first, nl * sizeof *w->cres);
+    c0->fuse(c0->op, w->cres + first, w->blk.chain_src + (size_t)first * TT_SIM_CHAIN_SLOTS,
+             c0->rec->n, nl, fuse_inactive, &ctx);
     for (uint32_t l = 0; l < nl; l++)
         cw[l].key = 1;
     return 1;
@@ -370,16 +368,13 @@ static __attribute__((noinline)) void coll_note_site(tt_sim_warp *wp, const tt_s
 /* Inlined into its two callers so that each ends in block_fast's tail-called
  * switch: the resumed lane lands in the kernel, not in a runtime frame whose
  * return the predictor cannot know. */
-static inline __attribute__((always_inline)) uint64_t
-collective_block(const tt_sim_site *site, int kind, int has_mask, uint64_t mask, uint64_t value,
-                int32_t src, int pred, int *pred_out)
+/* Books the running thread t's arrival at a collective; the last live lane
+ * of its warp to block completes it.  The caller then blocks t (fibers) or
+ * suspends it (coroutines). */
+static inline __attribute__((always_inline)) void
+coll_arrive(tt_sim_worker *w, tt_sim_thread *t, const tt_sim_site *site, int kind, int has_mask,
+            uint64_t mask, uint64_t value, int32_t src, int pred)
 {
-    tt_sim_thread *t = tt_sim_cur;
-    tt_sim_worker *w = tt_sim_self_worker; /* = t->blk->worker, without the dependent loads */
-    if (UNLIKELY(w->round))
-        tt_sim_round_leave(w, t->pos);
-    if (UNLIKELY(w->batch))
-        tt_sim_batch_sync(w, t);
     if (UNLIKELY(has_mask && !((mask >> t->lane) & 1)))
         fail_not_in_mask(w, t, site, mask);
     tt_sim_warp *wp = &w->warps[t->warp_id];
@@ -400,6 +395,22 @@ collective_block(const tt_sim_site *site, int kind, int has_mask, uint64_t mask,
     }
     if (++wp->blocked == wp->live)
         tt_sim_resolve_warp(w, wp);
+}
+
+static inline __attribute__((always_inline)) uint64_t
+collective_block(const tt_sim_site *site, int kind, int has_mask, uint64_t mask, uint64_t value,
+                int32_t src, int pred, int *pred_out)
+{
+    tt_sim_thread *t = tt_sim_cur;
+    tt_sim_worker *w = tt_sim_self_worker; /* = t->blk->worker, without the dependent loads */
+    if (UNLIKELY(w->blk.co))
+        tt_sim_co_needs_fibers(w, site);
+    if (UNLIKELY(w->round))
+        tt_sim_round_leave(w, t->pos);
+    if (UNLIKELY(w->batch))
+        tt_sim_batch_sync(w, t);
+    uint32_t me = t->linear;
+    coll_arrive(w, t, site, kind, has_mask, mask, value, src, pred);
 #if TT_SIM_FAST_SWITCH
     if (LIKELY(pred_out == NULL))
         return block_fast(w, t);
@@ -431,8 +442,9 @@ uint64_t tt_sim_collective(const tt_sim_site *site, int kind, int has_mask, uint
     tt_sim_warp *wp = &w->warps[t->warp_id];
     uint32_t q = w->cur_pos + 1, nc = wp->ncoll;
     /* site == coll_site implies a lane waits (so not in batch mode), and a
-     * released position has started (is_ready(q) implies q < next_unstarted) */
-    if (LIKELY(!pred_out && site == wp->coll_site && kind == wp->coll_kind &&
+     * released position has started (is_ready(q) implies q < next_unstarted);
+     * a coroutine thread has no fiber to switch from */
+    if (LIKELY(!pred_out && site == wp->coll_site && kind == wp->coll_kind && !w->blk.co &&
                wp->blocked + 1 < wp->live && is_ready(w, q) &&
                (!has_mask || ((mask >> t->lane) & 1)))) {
         uint32_t me = t->linear;
@@ -484,7 +496,7 @@ uint64_t tt_sim_shfl(const tt_sim_site *site, int has_mask, uint64_t mask, uint6
     }
     tt_sim_warp *wp = &w->warps[t->warp_id];
     uint32_t q = w->cur_pos + 1;
-    if (LIKELY(site == wp->coll_site && wp->coll_kind == TT_SIM_COLL_SHFL &&
+    if (LIKELY(site == wp->coll_site && wp->coll_kind == TT_SIM_COLL_SHFL && !w->blk.co &&
                wp->blocked + 1 < wp->live && is_ready(w, q) &&
                (!has_mask || ((t->mask >> t->lane) & 1)))) {
         set_wait(t, TT_T_COLL, TT_SIM_COLL_SHFL, has_mask != 0, 0);
@@ -502,6 +514,17 @@ uint64_t tt_sim_shfl(const tt_sim_site *site, int has_mask, uint64_t mask, uint6
 #endif
 }
 
+
+/* A coroutine kernel's shuffle (a chain step, tt_sim_co.hpp): the arrival
+ * only; the thread then suspends. */
+void tt_sim_co_shfl(const tt_sim_site *site, int has_mask, uint64_t mask, uint64_t value,
+                    int32_t src)
+{
+    tt_sim_worker *w = tt_sim_self_worker;
+    if (UNLIKELY(w->round))
+        tt_sim_round_leave(w, w->cur_pos);
+    coll_arrive(w, tt_sim_cur, site, TT_SIM_COLL_SHFL, has_mask, mask, value, src, 0);
+}
 
 /* ------------------------------------------------------------ shuffle chains */
 

@@ -118,6 +118,10 @@ typedef struct tt_sim_worker {
     uint64_t *cres;
     int32_t *csrc;
 
+    /* coroutine frames (tt_sim_co.c): chunks chained through their first
+     * word; blk.co_next/co_end point into co_cur */
+    char *co_chunks, *co_cur;
+
     /* fibers */
     tt_sim_stack os_stack;         /* the OS thread's own stack */
     tt_sim_stack *cur_stack;       /* stack of the running fiber */
@@ -147,6 +151,8 @@ typedef struct tt_sim_run {
     const tt_sim_kernel *k;
     uint32_t (*run)(void *, tt_sim_thread *, const uint32_t *, uint32_t,
                     const uint64_t *); /* k->run when launched batched, else NULL */
+    void (*co_resume)(void *);     /* k->co_resume when launched batched with
+                                      cfg->coroutines, else NULL (fibers) */
     const tt_sim_config *cfg;
     tt_sim_schedule sched;
     uint64_t nblocks;
@@ -194,6 +200,12 @@ void tt_sim_mem_restore(void *snap);
  * returns nonzero when a buffer differs beyond rtol. */
 int tt_sim_mem_compare(void *snap_a, void *snap_b, double rtol, char *msg, size_t msglen);
 void tt_sim_mem_snapshot_free(void *snap);
+
+/* co (tt_sim_co.c): the body of the runner fiber of a coroutine launch
+ * (arg: the worker); runs its blocks like runner_entry.  Never returns. */
+void tt_sim_co_runner(void *arg);
+/* Frees the frame chunks (worker teardown). */
+void tt_sim_co_fini(tt_sim_worker *w);
 
 /* Books the threads a batch finished, when the running thread t (started
  * by the batch) is about to block or fail. */

@@ -38,6 +38,7 @@ void tt_sim_config_init(tt_sim_config *cfg)
     cfg->race_check = 1;
     cfg->inactive_read = TT_SIM_INACTIVE_ERROR;
     cfg->schedule_rtol = 1e-5;
+    cfg->coroutines = 1;
 }
 
 const char *tt_sim_status_name(tt_sim_status s)
@@ -53,6 +54,7 @@ const char *tt_sim_status_name(tt_sim_status s)
     case TT_SIM_ERR_TRAP: return "trap";
     case TT_SIM_ERR_SCHEDULE_DEPENDENT: return "schedule-dependent";
     case TT_SIM_ERR_CONFIG: return "config";
+    case TT_SIM_ERR_NEEDS_FIBERS: return "needs-fibers";
     }
     return "unknown";
 }
@@ -337,7 +339,8 @@ static tt_sim_result run_schedule(const tt_sim_kernel *k, int batched, const tt_
     tt_sim_run L;
     memset(&L, 0, sizeof L);
     L.k = k;
-    L.run = batched ? k->run : NULL;
+    L.co_resume = batched && cfg->coroutines ? k->co_resume : NULL;
+    L.run = batched && !L.co_resume ? k->run : NULL;
     L.cfg = cfg;
     L.sched = sched;
     L.nblocks = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;

@@ -15,11 +15,14 @@
  * `align` is the __align__/alignas argument or 0.  The type is last so that
  * template arguments with commas survive as __VA_ARGS__.
  *
- * The second rewrite, of shuffle-chain loops, is in tt_sim_prep_chain.c.
+ * The second and third rewrites, of shuffle-chain loops
+ * (tt_sim_prep_chain.c) and of kernels that become coroutines
+ * (tt_sim_prep_co.c), work on tokens (tt_sim_prep_tok.c) and run as one
+ * pass after this one.
  */
 #define _GNU_SOURCE 1
 #include "tt_sim.h"
-#include "tt_sim_prep_chain.h"
+#include "tt_sim_prep_co.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -437,11 +440,12 @@ int tt_sim_prepare_source(const char *text, size_t len, char **out, char *err, s
         free(shared.p);
         return -1;
     }
-    /* Second pass on the first one's output: the two rewrites never touch
-     * the same text (a chain loop has no __shared__), and both keep every
-     * line, so the order does not matter and lines stay the original's. */
+    /* Second pass on the first one's output: the rewrites never touch the
+     * same text (a chain loop or a kernel's void, barrier or return has no
+     * __shared__), and all keep every line, so the order does not matter and
+     * lines stay the original's. */
     if (!shared.oom)
-        tt_sim_prep_chains(shared.p ? shared.p : "", shared.n, &chained);
+        tt_sim_prep_co(shared.p ? shared.p : "", shared.n, &chained);
     sb_put(&chained, "", 0); /* an empty source still gets a string */
     free(shared.p);
     if (shared.oom || chained.oom) {

@@ -21,241 +21,22 @@
  * rewrite goes on the line of the shuffle (compile errors and runtime reports
  * cite that line) and the newlines around it are kept, so no line moves.
  *
- * The text is first cut into tokens (comments, literals and preprocessor
- * lines are single tokens, so nothing inside them is ever seen as code).
+ * In a kernel that tt_sim_prep_co.c makes a coroutine, the loop takes a
+ * second form (co_form below) in which the fused collective is awaited
+ * (TT_SIM_CO_CHAIN) instead of blocking a fiber.
+ *
+ * This file recognises and emits; the tokens come from tt_sim_prep_tok.c
+ * (comments, literals and preprocessor lines are single tokens, so nothing
+ * inside them is ever seen as code) and the driver that walks the file is
+ * tt_sim_prep_co.c.
  */
 #include "tt_sim_prep_chain.h"
 
-#include <ctype.h>
-#include <stdint.h>
-
-#define NONE SIZE_MAX
-
-enum { T_ID, T_NUM, T_PUNCT, T_OTHER, T_COMMENT, T_STR, T_PP };
-
-typedef struct tok {
-    size_t s, e; /* [s, e) in the text */
-    int kind;
-} tok;
-
-typedef struct toks {
-    const char *t;
-    tok *v;
-    size_t n;
-} toks;
-
-/* ---------------------------------------------------------------- lexing */
-
-/* Bytes >= 0x80 count as identifier bytes (UTF-8 identifiers), so that a
- * non-ASCII name is one token and never looks like a shorter ASCII one. */
-static int idc(unsigned char c)
-{
-    return isalnum(c) || c == '_' || c >= 0x80;
-}
-
-/* End of a comment starting at i, or i when none starts there. */
-static size_t scan_comment(const char *t, size_t n, size_t i)
-{
-    if (i + 1 >= n || t[i] != '/')
-        return i;
-    if (t[i + 1] == '/') {
-        while (i < n && t[i] != '\n')
-            i++;
-        return i;
-    }
-    if (t[i + 1] != '*')
-        return i;
-    for (i += 2; i + 1 < n; i++)
-        if (t[i] == '*' && t[i + 1] == '/')
-            return i + 2;
-    return n;
-}
-
-/* End of a "string" or 'c' literal starting at i.  An unterminated one
- * ends at the newline, as the compiler would stop there too. */
-static size_t scan_quoted(const char *t, size_t n, size_t i)
-{
-    char q = t[i++];
-    while (i < n && t[i] != q && t[i] != '\n')
-        i += t[i] == '\\' ? 2 : 1;
-    return i < n && t[i] == q ? i + 1 : (i < n ? i : n);
-}
-
-/* End of the raw string R"d(...)d" whose quote is at q, or q when the
- * delimiter is not valid (then it is lexed as an ordinary string). */
-static size_t scan_raw(const char *t, size_t n, size_t q)
-{
-    size_t d = q + 1, k = d;
-    while (k < n && k - d <= 16 && t[k] != '(') {
-        if (isspace((unsigned char)t[k]) || t[k] == ')' || t[k] == '\\' || t[k] == '"')
-            return q;
-        k++;
-    }
-    if (k >= n || t[k] != '(')
-        return q;
-    size_t dl = k - d;
-    for (size_t i = k + 1; i + dl + 1 < n; i++)
-        if (t[i] == ')' && memcmp(t + i + 1, t + d, dl) == 0 && t[i + dl + 1] == '"')
-            return i + dl + 2;
-    return n;
-}
-
-/* End of a preprocessor line starting at the '#' at i: up to the newline,
- * following backslash continuations and comments or literals that would
- * otherwise hide a newline or fake one. */
-static size_t scan_pp_line(const char *t, size_t n, size_t i)
-{
-    while (i < n && t[i] != '\n') {
-        size_t k = scan_comment(t, n, i);
-        if (k != i)
-            i = k;
-        else if (t[i] == '"' || t[i] == '\'')
-            i = scan_quoted(t, n, i);
-        else if (t[i] == '\\' && i + 1 < n && t[i + 1] == '\n')
-            i += 2;
-        else if (t[i] == '\\' && i + 2 < n && t[i + 1] == '\r' && t[i + 2] == '\n')
-            i += 3;
-        else
-            i++;
-    }
-    return i;
-}
-
-/* A pp-number: digits, letters, '.', exponent signs and ' separators. */
-static size_t scan_number(const char *t, size_t n, size_t i)
-{
-    while (i < n) {
-        char c = t[i];
-        if (strchr("eEpP", c) && i + 1 < n && (t[i + 1] == '+' || t[i + 1] == '-'))
-            i += 2;
-        else if (idc((unsigned char)c) || c == '.')
-            i++;
-        else if (c == '\'' && i + 1 < n && idc((unsigned char)t[i + 1]))
-            i += 2;
-        else
-            break;
-    }
-    return i;
-}
-
-/* The longest C++ punctuator at i; i when there is none (e.g. '\', '@'). */
-static size_t scan_punct(const char *t, size_t n, size_t i)
-{
-    static const char *const multi[] = {
-        "<=>", "<<=", ">>=", "->*", "...", "::", "->", "++", "--", "<<", ">>", "<=", ">=",
-        "==",  "!=",  "&&",  "||",  "+=",  "-=", "*=", "/=", "%=", "&=", "|=", "^=", ".*", NULL};
-    for (int k = 0; multi[k]; k++) {
-        size_t l = strlen(multi[k]);
-        if (n - i >= l && memcmp(t + i, multi[k], l) == 0)
-            return i + l;
-    }
-    return t[i] && strchr("{}[]()<>;:,.?+-*/%&|^~!=", t[i]) ? i + 1 : i;
-}
-
-static int is_raw_prefix(const char *s, size_t l)
-{
-    static const char *const pre[] = {"R", "LR", "uR", "UR", "u8R", NULL};
-    for (int k = 0; pre[k]; k++)
-        if (strlen(pre[k]) == l && memcmp(s, pre[k], l) == 0)
-            return 1;
-    return 0;
-}
-
-/* Scans the token at i (not whitespace) into *k; returns its end. */
-static size_t scan_token(const char *t, size_t n, size_t i, int line_start, tok *k)
-{
-    unsigned char c = (unsigned char)t[i];
-    size_t e = scan_comment(t, n, i);
-    k->s = i;
-    if (e != i) {
-        k->kind = T_COMMENT;
-    } else if (c == '#' && line_start) {
-        e = scan_pp_line(t, n, i);
-        k->kind = T_PP;
-    } else if (c == '"' || c == '\'') {
-        e = scan_quoted(t, n, i);
-        k->kind = T_STR;
-    } else if (isdigit(c) || (c == '.' && i + 1 < n && isdigit((unsigned char)t[i + 1]))) {
-        e = scan_number(t, n, i);
-        k->kind = T_NUM;
-    } else if (idc(c)) {
-        for (e = i; e < n && idc((unsigned char)t[e]);)
-            e++;
-        size_t r = e < n && t[e] == '"' && is_raw_prefix(t + i, e - i) ? scan_raw(t, n, e) : e;
-        k->kind = r != e ? T_STR : T_ID;
-        e = r;
-    } else {
-        e = scan_punct(t, n, i);
-        k->kind = e != i ? T_PUNCT : T_OTHER;
-        e = e != i ? e : i + 1;
-    }
-    k->e = e;
-    return e;
-}
-
-/* Cuts t[0, n) into ts->v.  Returns 0, or -1 when out of memory. */
-static int tokenize(toks *ts, size_t n)
-{
-    size_t cap = 0;
-    int line_start = 1; /* only blanks and comments so far on this line */
-    for (size_t i = 0; i < n;) {
-        unsigned char c = (unsigned char)ts->t[i];
-        if (isspace(c)) {
-            line_start |= c == '\n';
-            i++;
-            continue;
-        }
-        if (ts->n == cap) {
-            cap = cap ? cap * 2 : 1024;
-            tok *v = realloc(ts->v, cap * sizeof *v);
-            if (!v)
-                return -1;
-            ts->v = v;
-        }
-        tok *k = &ts->v[ts->n++];
-        i = scan_token(ts->t, n, i, line_start, k);
-        line_start &= k->kind == T_COMMENT;
-    }
-    return 0;
-}
+/* Short names within this file. */
+typedef tt_sim_chain_call call;
+typedef tt_sim_chain_loop chain;
 
 /* ---------------------------------------------------------------- token tests */
-
-static size_t tlen(const toks *ts, size_t i)
-{
-    return ts->v[i].e - ts->v[i].s;
-}
-
-static int is(const toks *ts, size_t i, const char *s)
-{
-    size_t l = strlen(s);
-    return i < ts->n && ts->v[i].kind < T_OTHER && tlen(ts, i) == l &&
-           memcmp(ts->t + ts->v[i].s, s, l) == 0;
-}
-
-static int in_list(const toks *ts, size_t i, const char *const *list)
-{
-    for (; *list; list++)
-        if (is(ts, i, *list))
-            return 1;
-    return 0;
-}
-
-static int is_ident(const toks *ts, size_t i, size_t x)
-{
-    return i < ts->n && ts->v[i].kind == T_ID && tlen(ts, i) == tlen(ts, x) &&
-           memcmp(ts->t + ts->v[i].s, ts->t + ts->v[x].s, tlen(ts, x)) == 0;
-}
-
-static int has_prefix(const toks *ts, size_t i, const char *const *prefixes)
-{
-    for (; *prefixes; prefixes++) {
-        size_t l = strlen(*prefixes);
-        if (tlen(ts, i) >= l && memcmp(ts->t + ts->v[i].s, *prefixes, l) == 0)
-            return 1;
-    }
-    return 0;
-}
 
 static const char *const shfl_names[] = {"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor", NULL};
 static const char *const shfl_sync_names[] = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
@@ -274,53 +55,11 @@ static const char *const expr_words[] = {"max",    "min",    "fmaxf",  "fminf", 
 static const char *const expr_ops[] = {"+",  "-",  "*",  "&",  "|", "^", "~",
                                        "!",  "<",  ">",  "<=", ">=", "==", "!=", "&&", "||",
                                        "<<", ">>", "?",  ":",  "(",  ")",  ",",  "::", NULL};
-/* Names that shuffle, vote or synchronise: the probe loop must not run them. */
-static const char *const collective_prefixes[] = {"__shfl",       "__ballot", "__any",    "__all",
-                                                  "__sync",       "__match",  "__reduce", "__activemask",
-                                                  NULL};
+const char *const tt_sim_chain_collectives[] = {"__shfl",  "__ballot", "__any",    "__all",        "__sync",
+                                                "__match", "__reduce", "__activemask", NULL};
 /* Expression keywords that run code of their own. */
 static const char *const never_words[] = {"new", "delete", "throw", "asm", "__asm", "__asm__",
                                           "co_await", "co_yield", NULL};
-
-/* Index of the bracket closing the one at `open`, or NONE when brackets do
- * not nest properly (then nothing is rewritten). */
-static size_t match_close(const toks *ts, size_t open)
-{
-    static const char opens[] = "([{", closes[] = ")]}";
-    char want[64];
-    size_t depth = 0;
-    for (size_t i = open; i < ts->n; i++) {
-        if (ts->v[i].kind != T_PUNCT || tlen(ts, i) != 1)
-            continue;
-        const char c = ts->t[ts->v[i].s], *o = strchr(opens, c);
-        if (o) {
-            if (depth == sizeof want)
-                return NONE;
-            want[depth++] = closes[o - opens];
-        } else if (strchr(closes, c)) {
-            if (depth == 0 || want[--depth] != c)
-                return NONE;
-            if (depth == 0)
-                return i;
-        }
-    }
-    return NONE;
-}
-
-/* Number of `sep` tokens in [a, b) outside any brackets. */
-static int count_top_level(const toks *ts, size_t a, size_t b, const char *sep)
-{
-    int depth = 0, count = 0;
-    for (size_t i = a; i < b; i++) {
-        if (is(ts, i, "(") || is(ts, i, "[") || is(ts, i, "{"))
-            depth++;
-        else if (is(ts, i, ")") || is(ts, i, "]") || is(ts, i, "}"))
-            depth--;
-        else if (depth == 0 && is(ts, i, sep))
-            count++;
-    }
-    return count;
-}
 
 /* Accessors that read nothing a loop can change (a group's size). */
 static const char *const pure_members[] = {"size", "num_threads", "meta_group_size", NULL};
@@ -348,7 +87,7 @@ static int calls_at(const toks *ts, size_t i)
 static int operand_ok(const toks *ts, size_t a, size_t b, size_t x, int may_assign)
 {
     for (size_t i = a; i < b; i++) {
-        if (ts->v[i].kind == T_ID && (is_ident(ts, i, x) || has_prefix(ts, i, collective_prefixes) ||
+        if (ts->v[i].kind == T_ID && (is_ident(ts, i, x) || has_prefix(ts, i, tt_sim_chain_collectives) ||
                                       in_list(ts, i, never_words)))
             return 0;
         if (!may_assign && in_list(ts, i, assign_ops))
@@ -360,23 +99,6 @@ static int operand_ok(const toks *ts, size_t a, size_t b, size_t x, int may_assi
 }
 
 /* ---------------------------------------------------------------- the chain */
-
-typedef struct call {
-    size_t s, e;  /* tokens [s, e) */
-    size_t name;  /* NAME or M: the shuffle's line */
-    size_t open;  /* its `(`; e - 1 is the `)` */
-    int value;    /* index of the value argument */
-} call;
-
-typedef struct chain {
-    size_t kw;     /* the `for` */
-    size_t hs, he; /* header [hs, he) */
-    size_t bs, be; /* body [bs, be) */
-    size_t x;      /* the value, a single identifier */
-    size_t op;     /* its `+=`... or `=` */
-    size_t es, ee; /* EXPR [es, ee) of `X = EXPR;`; empty for `X op= CALL;` */
-    call c;
-} chain;
 
 /* Recognises the shape of a shuffle call at i, ending before `end`. */
 static int call_at(const toks *ts, size_t i, size_t end, call *c)
@@ -396,8 +118,8 @@ static int call_at(const toks *ts, size_t i, size_t end, call *c)
     }
     if (!is(ts, c->open, "("))
         return 0;
-    size_t close = match_close(ts, c->open);
-    if (close == NONE || close >= end)
+    size_t close = tt_sim_tok_match_close(ts, c->open);
+    if (close == TOK_NONE || close >= end)
         return 0;
     c->e = close + 1;
     return 1;
@@ -458,21 +180,21 @@ static int expr_ok(const toks *ts, const chain *ch)
 }
 
 /* Parses `X op= CALL;` or `X = EXPR;` at s, ending before `end`.  Returns
- * the index of its `;`, or NONE. */
+ * the index of its `;`, or TOK_NONE. */
 static size_t parse_stmt(const toks *ts, size_t s, size_t end, chain *ch)
 {
     if (s + 2 >= end || ts->v[s].kind != T_ID || in_list(ts, s, expr_words))
-        return NONE;
+        return TOK_NONE;
     ch->x = s;
     ch->op = s + 1;
     if (in_list(ts, ch->op, compound_ops)) {
         ch->es = ch->ee = s + 2;
         if (!call_at(ts, s + 2, end, &ch->c) || ch->c.e >= end || !is(ts, ch->c.e, ";"))
-            return NONE;
-        return call_args_ok(ts, &ch->c, s) ? ch->c.e : NONE;
+            return TOK_NONE;
+        return call_args_ok(ts, &ch->c, s) ? ch->c.e : TOK_NONE;
     }
     if (!is(ts, ch->op, "="))
-        return NONE;
+        return TOK_NONE;
     size_t semi = s + 2;
     while (semi < end && !is(ts, semi, ";"))
         semi++;
@@ -482,7 +204,7 @@ static size_t parse_stmt(const toks *ts, size_t s, size_t end, chain *ch)
     while (i < semi && !call_at(ts, i, semi, &ch->c))
         i++;
     if (semi >= end || i >= semi || !call_args_ok(ts, &ch->c, s) || !expr_ok(ts, ch))
-        return NONE;
+        return TOK_NONE;
     return semi;
 }
 
@@ -516,29 +238,33 @@ static int init_assigns(const toks *ts, size_t hs, size_t he)
     return 0;
 }
 
-static int match_chain(const toks *ts, size_t k, chain *ch)
+int tt_sim_chain_match(const toks *ts, size_t k, chain *ch)
 {
-    if (!is(ts, k + 1, "("))
+    if (!is(ts, k, "for") || !is(ts, k + 1, "("))
         return 0;
-    size_t hclose = match_close(ts, k + 1);
-    if (hclose == NONE)
+    /* the fallback of a chain already rewritten (see chain_form) */
+    if (k >= 5 && is(ts, k - 5, "if") && is(ts, k - 4, "(") && is(ts, k - 3, "!") &&
+        is(ts, k - 2, "tt_sim_cd_") && is(ts, k - 1, ")"))
+        return 0;
+    size_t hclose = tt_sim_tok_match_close(ts, k + 1);
+    if (hclose == TOK_NONE)
         return 0;
     ch->kw = k;
     ch->hs = k + 2;
     ch->he = hclose;
-    if (count_top_level(ts, ch->hs, ch->he, ";") != 2) /* not a range-for */
+    if (tt_sim_tok_count_top_level(ts, ch->hs, ch->he, ";") != 2) /* not a range-for */
         return 0;
     if (!init_assigns(ts, ch->hs, ch->he))
         return 0;
     size_t bs = hclose + 1, last;
     if (is(ts, bs, "{")) {
-        size_t bclose = match_close(ts, bs);
-        if (bclose == NONE || parse_stmt(ts, bs + 1, bclose, ch) != bclose - 1)
+        size_t bclose = tt_sim_tok_match_close(ts, bs);
+        if (bclose == TOK_NONE || parse_stmt(ts, bs + 1, bclose, ch) != bclose - 1)
             return 0;
         last = bclose;
     } else {
         last = parse_stmt(ts, bs, ts->n, ch);
-        if (last == NONE)
+        if (last == TOK_NONE)
             return 0;
     }
     ch->bs = bs;
@@ -582,27 +308,35 @@ static void put_combine(sbuf *b, const toks *ts, const chain *ch)
     }
 }
 
-static void put_newlines(sbuf *b, const char *t, size_t from, size_t to)
-{
-    for (size_t i = from; i < to; i++)
-        if (t[i] == '\n')
-            sb_puts(b, "\n");
-}
+/* The lambda of the combine step, @L in the forms below. */
+static const char lambda_form[] =
+    "[](::tt_sim::chain_t<decltype(@X)> tt_sim_a_, ::tt_sim::chain_t<decltype(@X)> tt_sim_r_) "
+    "-> ::tt_sim::chain_t<decltype(@X)> { @O }";
 
 /* The replacement, on one line: @X value, @H header, @C call, @O combine
- * body, @B loop body. */
+ * body, @B loop body, @L the lambda. */
 static const char chain_form[] =
     "{ bool tt_sim_cd_ = false; if (::tt_sim::chain_ok<decltype(@X)>()) { ::tt_sim::chain_probe tt_sim_cp_; "
-    "for (@H) (void)(@C); if (tt_sim_cp_.complete()) { @X = tt_sim_cp_.run(@X, "
-    "[](::tt_sim::chain_t<decltype(@X)> tt_sim_a_, ::tt_sim::chain_t<decltype(@X)> tt_sim_r_) "
-    "-> ::tt_sim::chain_t<decltype(@X)> { @O }); tt_sim_cd_ = true; } } "
+    "for (@H) (void)(@C); if (tt_sim_cp_.complete()) { @X = tt_sim_cp_.run(@X, @L); tt_sim_cd_ = true; } } "
     "if (!tt_sim_cd_) for (@H) @B }";
 
-static void put_chain(sbuf *b, const toks *ts, const chain *ch)
+/* The same in a coroutine kernel.  The probe loop runs in a lambda (its
+ * locals stay on the stack: a coroutine keeps every local of its own body in
+ * its frame); TT_SIM_CO_CHAIN(x, probe, lambda) (the shims) then runs the
+ * recorded steps as one awaited collective.  When the probe could not record
+ * the whole loop, TT_SIM_CO_STEP awaits each shuffle on its own, recorded by
+ * chain_probe::one, so that the kernel still never blocks a fiber; the plain
+ * loop is left for types that chains do not take. */
+static const char co_form[] =
+    "{ bool tt_sim_cd_ = false; if (::tt_sim::chain_ok<decltype(@X)>()) { "
+    "::tt_sim::chain_probe tt_sim_cp_; [&] { for (@H) (void)(@C); }(); "
+    "if (tt_sim_cp_.complete()) { TT_SIM_CO_CHAIN(@X, tt_sim_cp_, @L); } else { for (@H) "
+    "TT_SIM_CO_STEP(@X, ::tt_sim::chain_probe::one([&] { (void)(@C); }), @L); } "
+    "tt_sim_cd_ = true; } if (!tt_sim_cd_) for (@H) @B }";
+
+static void put_form(sbuf *b, const toks *ts, const chain *ch, const char *form)
 {
-    size_t name = ts->v[ch->c.name].s;
-    put_newlines(b, ts->t, ts->v[ch->kw].s, name);
-    for (const char *f = chain_form; *f; f++) {
+    for (const char *f = form; *f; f++) {
         if (*f != '@') {
             const char *at = strchr(f, '@');
             size_t l = at ? (size_t)(at - f) : strlen(f);
@@ -616,65 +350,15 @@ static void put_chain(sbuf *b, const toks *ts, const chain *ch)
         case 'C': put_tokens(b, ts, ch->c.s, ch->c.e, ch, 0); break;
         case 'O': put_combine(b, ts, ch); break;
         case 'B': put_tokens(b, ts, ch->bs, ch->be, ch, 0); break;
+        case 'L': put_form(b, ts, ch, lambda_form); break;
         }
     }
-    put_newlines(b, ts->t, name, ts->v[ch->be - 1].s);
 }
 
-/* `#pragma unroll [N]` right before a rewritten loop would then precede a
- * block, which compilers reject (clang) or warn about: the hint is dropped. */
-static int is_pragma_unroll(const toks *ts, size_t i)
+void tt_sim_chain_put(sbuf *b, const toks *ts, const chain *ch, int co)
 {
-    if (ts->v[i].kind != T_PP)
-        return 0;
-    const char *p = ts->t + ts->v[i].s + 1, *e = ts->t + ts->v[i].e;
-    while (p < e && (*p == ' ' || *p == '\t'))
-        p++;
-    if (e - p < 6 || memcmp(p, "pragma", 6) != 0)
-        return 0;
-    p += 6;
-    while (p < e && (*p == ' ' || *p == '\t'))
-        p++;
-    return e - p >= 6 && memcmp(p, "unroll", 6) == 0 && (e - p == 6 || !idc((unsigned char)p[6]));
-}
-
-/* The blanks that start the line holding `at`, so the rewritten loop keeps
- * its indentation after a dropped pragma line. */
-static void put_indent(sbuf *b, const char *t, size_t at)
-{
-    size_t s = at;
-    while (s > 0 && (t[s - 1] == ' ' || t[s - 1] == '\t'))
-        s--;
-    if (s == 0 || t[s - 1] == '\n')
-        sb_put(b, t + s, at - s);
-}
-
-int tt_sim_prep_chains(const char *text, size_t len, sbuf *out)
-{
-    toks ts = {text, NULL, 0};
-    if (tokenize(&ts, len) != 0) {
-        free(ts.v);
-        out->oom = 1;
-        return -1;
-    }
-    size_t copied = 0;
-    for (size_t k = 0; k < ts.n; k++) {
-        chain ch;
-        if (ts.v[k].kind != T_ID || !is(&ts, k, "for") || !match_chain(&ts, k, &ch))
-            continue;
-        size_t upto = ts.v[k].s;
-        if (k > 0 && is_pragma_unroll(&ts, k - 1))
-            upto = ts.v[k - 1].s;
-        sb_put(out, text + copied, upto - copied);
-        if (upto != ts.v[k].s) { /* the pragma goes; its line stays, empty */
-            put_newlines(out, text, upto, ts.v[k].s);
-            put_indent(out, text, ts.v[k].s);
-        }
-        put_chain(out, &ts, &ch);
-        copied = ts.v[ch.be - 1].e;
-        k = ch.be - 1;
-    }
-    sb_put(out, text + copied, len - copied);
-    free(ts.v);
-    return out->oom ? -1 : 0;
+    size_t name = ts->v[ch->c.name].s;
+    sb_newlines(b, ts->t, ts->v[ch->kw].s, name);
+    put_form(b, ts, ch, co ? co_form : chain_form);
+    sb_newlines(b, ts->t, name, ts->v[ch->be - 1].s);
 }

@@ -1,50 +1,46 @@
-/* tt_sim_prep_chain.h — internal to tt_sim_prepare_source(): the growable
- * output buffer both of its rewrites write into, and the shuffle-chain
- * rewrite (tt_sim_prep_chain.c). */
+/* tt_sim_prep_chain.h — internal to tt_sim_prepare_source(): recognising
+ * and emitting shuffle-chain loops (tt_sim_prep_chain.c).  The driver that
+ * decides where each recognised loop goes, and in which form, is
+ * tt_sim_prep_co.c. */
 #ifndef TT_SIM_PREP_CHAIN_H
 #define TT_SIM_PREP_CHAIN_H
 
-#include <stdlib.h>
-#include <string.h>
+#include "tt_sim_prep_tok.h"
 
-/* A NUL-terminated growing text.  After an allocation failure `oom` is set
- * and further appends are dropped, so callers check once at the end. */
-typedef struct sbuf {
-    char *p;
-    size_t n, cap;
-    int oom;
-} sbuf;
+/* The shuffle call of a chain loop. */
+typedef struct tt_sim_chain_call {
+    size_t s, e;  /* tokens [s, e) */
+    size_t name;  /* NAME or M: the shuffle's line */
+    size_t open;  /* its `(`; e - 1 is the `)` */
+    int value;    /* index of the value argument */
+} tt_sim_chain_call;
 
-static inline void sb_put(sbuf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 4096;
-        while (cap < b->n + n + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->oom = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = 0;
-}
+/* A recognised loop `for (H) x op= SHFL(x, ...);` or `for (H) x = EXPR;`
+ * (token indices into the toks it was recognised in). */
+typedef struct tt_sim_chain_loop {
+    size_t kw;     /* the `for` */
+    size_t hs, he; /* header [hs, he) */
+    size_t bs, be; /* body [bs, be); be - 1 is the loop's last token */
+    size_t x;      /* the value, a single identifier */
+    size_t op;     /* its `+=`... or `=` */
+    size_t es, ee; /* EXPR [es, ee) of `X = EXPR;`; empty for `X op= CALL;` */
+    tt_sim_chain_call c;
+} tt_sim_chain_loop;
 
-static inline void sb_puts(sbuf *b, const char *s)
-{
-    sb_put(b, s, strlen(s));
-}
+/* Names that shuffle, vote or synchronise (prefixes): a chain's probe loop
+ * must not run them, and a coroutine kernel may name no others than
+ * __syncthreads[_count|_and|_or]. */
+extern const char *const tt_sim_chain_collectives[];
 
-/* Appends text[0, len) to *out with every recognised shuffle-chain loop
- * rewritten (see tt_sim_prepare_source in tt_sim.h); everything else is
- * copied byte for byte and no line moves.  Returns 0, or -1 when out of
- * memory (out->oom is then set as well). */
-int tt_sim_prep_chains(const char *text, size_t len, sbuf *out);
+/* Whether the `for` token k starts a chain loop; fills *ch if so.  The
+ * fallback loop of an emitted chain (`if (!tt_sim_cd_) for ...`) is not
+ * one, so that preparing prepared text changes nothing. */
+int tt_sim_chain_match(const toks *ts, size_t k, tt_sim_chain_loop *ch);
+
+/* Appends the rewrite of the loop: on one line, on the line of its shuffle,
+ * with the loop's other newlines before and after it.  co = 0: the fiber
+ * form; co = 1: the form for coroutine kernels (TT_SIM_CO_CHAIN).  Both are
+ * in tt_sim.h. */
+void tt_sim_chain_put(sbuf *b, const toks *ts, const tt_sim_chain_loop *ch, int co);
 
 #endif

@@ -160,12 +160,6 @@ static inline tt_sim_stack *stack_get(tt_sim_worker *w)
     return stack_get_slow(w);
 }
 
-static inline void stack_put(tt_sim_worker *w, tt_sim_stack *s)
-{
-    s->next_free = w->free_stacks;
-    w->free_stacks = s;
-}
-
 /* After an escape every fiber of the block is abandoned: all stacks are free. */
 static void stacks_reset(tt_sim_worker *w)
 {
@@ -250,26 +244,6 @@ void tt_sim_batch_sync(tt_sim_worker *w, tt_sim_thread *t)
     w->batch_end = p + 1; /* kernel->run stops once t returns */
 }
 
-/* ---------------------------------------------------------------- threads */
-
-static void thread_exit(tt_sim_worker *w, tt_sim_thread *t)
-{
-    if (w->round)
-        tt_sim_round_leave(w, t->pos);
-    tt_sim_warp *wp = &w->warps[t->warp_id];
-    t->state = TT_T_DONE;
-    w->live--;
-    wp->live--;
-    if (wp->live && wp->blocked == wp->live && wp->ncoll)
-        tt_sim_resolve_warp(w, wp);
-    if (w->bar_waiting && w->bar_waiting == w->live)
-        tt_sim_release_barrier(w);
-}
-
-/* Body of every runner fiber: starts unstarted threads as plain calls, one
- * after the other, on this fiber's stack.  Never returns. */
-static int take_block(tt_sim_worker *w);
-
 /* Body of every runner fiber: starts unstarted threads as plain calls, one
  * after the other, on this fiber's stack; when the block is done, goes on
  * with the worker's next block on the same fiber (no switch per block).
@@ -329,7 +303,7 @@ static void runner_entry(void *arg)
             abort(); /* a dead fiber is never resumed */
         }
         w->blocks_run++;
-    } while (take_block(w));
+    } while (tt_sim_take_block(w));
     stack_put(w, mine);
     tt_sim_cur = NULL;
     w->cur_stack = &w->os_stack;
@@ -391,6 +365,7 @@ static void setup_block(tt_sim_worker *w, uint64_t b)
     w->bar_waiting = 0;
     w->bar_mixed = 0;
     w->epoch++;
+    w->blk.co_next = w->blk.co_end = NULL; /* the block's frames: tt_sim_co_alloc_slow */
 }
 
 /* Sets up the worker's next block: the next of its chunk of consecutive
@@ -398,7 +373,7 @@ static void setup_block(tt_sim_worker *w, uint64_t b)
  * the workers rarely touch the shared counter and each streams through its
  * own part of the buffers.  Returns 0 when none is left or the launch
  * aborted. */
-static int take_block(tt_sim_worker *w)
+int tt_sim_take_block(tt_sim_worker *w)
 {
     tt_sim_run *L = w->L;
     if (atomic_load_explicit(&L->abort, memory_order_relaxed))
@@ -458,6 +433,8 @@ int tt_sim_worker_init(tt_sim_worker *w, tt_sim_run *L, int index)
     blk->nthreads = n;
     blk->worker = w;
     blk->race_check = cfg->race_check;
+    blk->co = L->co_resume != NULL;
+    blk->co_res = w->cres;
     uint32_t W = blk->warp;
     w->nwarps = (n + W - 1) / W;
     uint32_t bx = cfg->block.x, by = cfg->block.y;
@@ -535,6 +512,7 @@ void tt_sim_worker_fini(tt_sim_worker *w)
     free(w->blk.chain_mask);
     free(w->blk.chain_wait);
     free(w->shadow);
+    tt_sim_co_fini(w);
     tt_sim_stack_pool_put(w->all_stacks, w->nstacks, w->L->cfg->stack_size);
     free(w->all_stacks);
     if (w->arena_map)
@@ -559,12 +537,12 @@ void tt_sim_worker_run(tt_sim_worker *w)
         tt_sim_self_worker = NULL;
         return;
     }
-    /* the blocks run on runner fibers, one after the other (take_block);
+    /* the blocks run on runner fibers, one after the other (tt_sim_take_block);
      * the OS stack is back here when none is left */
     w->in_kernel = 1;
-    if (take_block(w)) {
+    if (tt_sim_take_block(w)) {
         tt_sim_stack *s = stack_get(w);
-        tt_sim_fiber_make(s, runner_entry, w);
+        tt_sim_fiber_make(s, w->blk.co ? tt_sim_co_runner : runner_entry, w);
         w->cur_stack = s;
         tt_sim_fiber_switch(&w->os_stack, s, 0);
     }

@@ -74,6 +74,12 @@ __attribute__((noinline, cold, noreturn)) void tt_sim_internal_deadlock(tt_sim_w
 const char *tt_sim_thread_str(const tt_sim_thread *t, char *buf, size_t n);
 void tt_sim_append_waiters(tt_sim_worker *w, char *msg, size_t cap);
 
+/* A kernel running as coroutines reached a blocking call its preparation
+ * did not turn into an await (tt_sim_co.c): fails the launch with
+ * TT_SIM_ERR_NEEDS_FIBERS. */
+__attribute__((noinline, cold, noreturn)) void tt_sim_co_needs_fibers(tt_sim_worker *w,
+                                                                      const tt_sim_site *site);
+
 /* Every live thread waits at the barrier: releases them all (tt_sim_barrier.c). */
 void tt_sim_release_barrier(tt_sim_worker *w);
 
@@ -92,6 +98,32 @@ void tt_sim_block_and_schedule(tt_sim_worker *w, tt_sim_thread *self);
 void tt_sim_resolve_warp(tt_sim_worker *w, tt_sim_warp *wp);
 
 /* ------------------------------------------------------------- scheduling */
+
+static inline void stack_put(tt_sim_worker *w, tt_sim_stack *s)
+{
+    s->next_free = w->free_stacks;
+    w->free_stacks = s;
+}
+
+/* Sets up the worker's next block (tt_sim_sched.c).  Returns 0 when none is
+ * left or the launch aborted. */
+int tt_sim_take_block(tt_sim_worker *w);
+
+/* The running thread t has returned from the kernel: books its exit, which
+ * may complete its warp's collective or the block's barrier. */
+static inline void thread_exit(tt_sim_worker *w, tt_sim_thread *t)
+{
+    if (w->round)
+        tt_sim_round_leave(w, t->pos);
+    tt_sim_warp *wp = &w->warps[t->warp_id];
+    t->state = TT_T_DONE;
+    w->live--;
+    wp->live--;
+    if (wp->live && wp->blocked == wp->live && wp->ncoll)
+        tt_sim_resolve_warp(w, wp);
+    if (w->bar_waiting && w->bar_waiting == w->live)
+        tt_sim_release_barrier(w);
+}
 
 /* First released position in [from, to), or `to`. */
 static inline uint32_t find_ready(const tt_sim_worker *w, uint32_t from, uint32_t to)

@@ -1,6 +1,8 @@
-/* tt_sim_prepare_source(): the rewrite of __shared__ declarations keeps
- * everything else (and every line number) unchanged. */
+/* tt_sim_prepare_source(): the rewrites of __shared__ declarations, shuffle
+ * chains and coroutine kernels keep everything else (and every line number)
+ * unchanged. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -283,4 +285,403 @@ Test(prep, chain_not_recognised_is_left_unchanged)
     expect_unchanged("for (int o = 16; o > 0; o /= 2 v += __shfl_down(v, o);\n");
     expect_unchanged("for");
     expect_unchanged("");
+}
+
+/* ---- coroutine kernels --------------------------------------------------- */
+
+/* The lambda of a chain and the whole forms (tt_sim.h), spelled out here
+ * independently of tt_sim_prep_chain.c. */
+#define CHAIN_LAMBDA(X, O)                                                                    \
+    "[](::tt_sim::chain_t<decltype(" X ")> tt_sim_a_, ::tt_sim::chain_t<decltype(" X ")> "    \
+    "tt_sim_r_) -> ::tt_sim::chain_t<decltype(" X ")> { " O " }"
+#define FIBER_CHAIN(X, H, C, O, B)                                                            \
+    CHAIN_HEAD(X) H ") (void)(" C "); " CHAIN_RUN(X) O " }); tt_sim_cd_ = true; } } "         \
+    "if (!tt_sim_cd_) for (" H ") " B " }"
+#define CO_CHAIN(X, H, C, O, B)                                                               \
+    "{ bool tt_sim_cd_ = false; if (::tt_sim::chain_ok<decltype(" X ")>()) { "                \
+    "::tt_sim::chain_probe tt_sim_cp_; [&] { for (" H ") (void)(" C "); }(); "                \
+    "if (tt_sim_cp_.complete()) { TT_SIM_CO_CHAIN(" X ", tt_sim_cp_, " CHAIN_LAMBDA(X, O)     \
+    "); } else { for (" H ") TT_SIM_CO_STEP(" X ", ::tt_sim::chain_probe::one([&] { (void)(" \
+    C "); }), " CHAIN_LAMBDA(X, O) "); } tt_sim_cd_ = true; } "                               \
+    "if (!tt_sim_cd_) for (" H ") " B " }"
+
+/* src prepares to exactly want, with the same number of lines, and
+ * preparing want again changes nothing. */
+static void expect_co(const char *src, const char *want)
+{
+    char *o = prep(src);
+    cr_expect_str_eq(o, want);
+    cr_expect_eq(lines(o), lines(src), "%s", o);
+    char *again = prep(o);
+    cr_expect_str_eq(again, o, "preparing twice changed the text");
+    free(again);
+    free(o);
+}
+
+/* A kernel that stays on fibers: nothing changes (no chain in it). */
+static void expect_fiber(const char *src)
+{
+    expect_co(src, src);
+}
+
+Test(prep, co_barrier_and_return)
+{
+    expect_co("__global__ void k(float *out, int n)\n"
+              "{\n"
+              "    if (threadIdx.x >= n)\n"
+              "        return;\n"
+              "    out[threadIdx.x] = 1.0f;\n"
+              "    __syncthreads();\n"
+              "    out[0] += out[1]; // return __syncthreads\n"
+              "}\n",
+              "__global__ TT_SIM_CO_KERNEL k(float *out, int n)\n"
+              "{\n"
+              "    if (threadIdx.x >= n)\n"
+              "        TT_SIM_CO_RETURN;\n"
+              "    out[threadIdx.x] = 1.0f;\n"
+              "    TT_SIM_CO_SYNCTHREADS();\n"
+              "    out[0] += out[1]; // return __syncthreads\n"
+              "}\n");
+}
+
+/* bench/reduce.hip as bench/sim prepares it (a copy of the file). */
+Test(prep, co_bench_reduce)
+{
+    const char *head =
+        "// reduce.hip — the 1M-element shuffle reduction of bench/sim, written as a\n"
+        "// user writes it.  bench/sim passes it through tt_sim_prepare_source (as\n"
+        "// `tiletrans check` does), which turns each shuffle loop into a chain the\n"
+        "// runtime can run as one warp collective.\n";
+    char src[4096], want[16384];
+    snprintf(src, sizeof src, "%s%s", head,
+             "__global__ void reduce_prepared(const float *in, float *out, int n)\n"
+             "{\n"
+             "    __shared__ float partial[1024 / 64];\n"
+             "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    float v = i < n ? in[i] : 0.0f;\n"
+             "    for (int o = warpSize / 2; o > 0; o /= 2)\n"
+             "        v += __shfl_down(v, o);\n"
+             "    int lane = threadIdx.x % warpSize, w = threadIdx.x / warpSize;\n"
+             "    if (lane == 0)\n"
+             "        partial[w] = v;\n"
+             "    __syncthreads();\n"
+             "    if (w == 0) {\n"
+             "        v = lane < blockDim.x / warpSize ? partial[lane] : 0.0f;\n"
+             "        for (int o = warpSize / 2; o > 0; o /= 2)\n"
+             "            v += __shfl_down(v, o);\n"
+             "        if (lane == 0)\n"
+             "            atomicAdd(out, v);\n"
+             "    }\n"
+             "}\n");
+#define REDUCE_CHAIN                                                                          \
+    CO_CHAIN("v", "int o = warpSize / 2; o > 0; o /= 2", "__shfl_down(v, o)",                 \
+             "tt_sim_a_ += tt_sim_r_; return tt_sim_a_;", "v += __shfl_down(v, o);")
+    snprintf(want, sizeof want, "%s%s", head,
+             "__global__ TT_SIM_CO_KERNEL reduce_prepared(const float *in, float *out, int n)\n"
+             "{\n"
+             "    TT_SIM_SHARED(partial, 0, ([1024 / 64]), float);\n"
+             "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    float v = i < n ? in[i] : 0.0f;\n"
+             "    \n"
+             REDUCE_CHAIN "\n"
+             "    int lane = threadIdx.x % warpSize, w = threadIdx.x / warpSize;\n"
+             "    if (lane == 0)\n"
+             "        partial[w] = v;\n"
+             "    TT_SIM_CO_SYNCTHREADS();\n"
+             "    if (w == 0) {\n"
+             "        v = lane < blockDim.x / warpSize ? partial[lane] : 0.0f;\n"
+             "        \n"
+             REDUCE_CHAIN "\n"
+             "        if (lane == 0)\n"
+             "            atomicAdd(out, v);\n"
+             "    }\n"
+             "}\n");
+#undef REDUCE_CHAIN
+    expect_co(src, want);
+}
+
+Test(prep, co_syncthreads_reductions_in_expressions)
+{
+    expect_co("__global__ void k(int *out) {\n"
+              "  int c = __syncthreads_count(threadIdx.x % 2) + 1;\n"
+              "  if (__syncthreads_and(c > 0) || __syncthreads_or(c == 7)) out[0] = c;\n"
+              "}\n",
+              "__global__ TT_SIM_CO_KERNEL k(int *out) {\n"
+              "  int c = TT_SIM_CO_SYNCTHREADS_COUNT(threadIdx.x % 2) + 1;\n"
+              "  if (TT_SIM_CO_SYNCTHREADS_AND(c > 0) || TT_SIM_CO_SYNCTHREADS_OR(c == 7)) out[0] = c;\n"
+              "}\n");
+}
+
+/* Another collective outside the chain: the kernel stays on fibers and its
+ * chain keeps the fiber form. */
+Test(prep, co_other_collective_keeps_fibers)
+{
+    expect_co("__global__ void k(float v, float *p) {\n"
+              "    for (int o = 16; o > 0; o /= 2) v += __shfl_down(v, o);\n"
+              "    p[0] = __shfl_xor(v, 1);\n"
+              "    __syncthreads();\n"
+              "}\n",
+              "__global__ void k(float v, float *p) {\n"
+              "    " FIBER_CHAIN("v", "int o = 16; o > 0; o /= 2", "__shfl_down(v, o)",
+                                 "tt_sim_a_ += tt_sim_r_; return tt_sim_a_;", "v += __shfl_down(v, o);") "\n"
+              "    p[0] = __shfl_xor(v, 1);\n"
+              "    __syncthreads();\n"
+              "}\n");
+    expect_fiber("__global__ void k(unsigned *p) { p[0] = __ballot_sync(~0u, 1); __syncthreads(); }\n");
+    expect_fiber("__global__ void k(float *p) { __syncwarp(); __syncthreads(); }\n");
+    expect_fiber("__global__ void k(float *p) { __syncthreads(); __builtin_amdgcn_wave_barrier(); }\n");
+}
+
+/* A chain loop alone is a sync point: a kernel with only a chain is co. */
+Test(prep, co_chain_only)
+{
+    expect_co("__global__ void k(float *p) {\n"
+              "  float v = p[threadIdx.x];\n"
+              "  #pragma unroll\n"
+              "  for (int m = 16; m > 0; m >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, m));\n"
+              "  p[threadIdx.x] = v;\n"
+              "}\n",
+              "__global__ TT_SIM_CO_KERNEL k(float *p) {\n"
+              "  float v = p[threadIdx.x];\n"
+              "  \n"
+              "  " CO_CHAIN("v", "int m = 16; m > 0; m >>= 1", "__shfl_xor_sync(0xffffffff, v, m)",
+                            "return fmaxf(tt_sim_a_, tt_sim_r_);",
+                            "v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, m));") "\n"
+              "  p[threadIdx.x] = v;\n"
+              "}\n");
+}
+
+/* A same-file function that synchronises (directly or through another, or
+ * a chain loop) keeps every kernel that calls it on fibers. */
+Test(prep, co_helper_that_blocks)
+{
+    expect_fiber("__device__ void wait_all() { __syncthreads(); }\n"
+                 "__global__ void k(float *p) {\n"
+                 "  p[threadIdx.x] = 1;\n"
+                 "  wait_all();\n"
+                 "  __syncthreads();\n"
+                 "}\n");
+    expect_fiber("__device__ void b1() { __syncthreads(); }\n"
+                 "__device__ void b2(int n) { if (n) b2(n - 1); else b1(); }\n"
+                 "__global__ void k(float *p) { b2(3); __syncthreads(); }\n");
+    expect_fiber("namespace cg = cooperative_groups;\n"
+                 "__device__ void tile_sync(cg::thread_block &b) { b.sync(); }\n"
+                 "__global__ void k(float *p) { __syncthreads(); if (p) tile_sync_all(); }\n"
+                 "__device__ void tile_sync_all() { tile_sync(*(cg::thread_block *)0); }\n");
+    const char *src = "__device__ float warp_sum(float v) {\n"
+                      "  for (int o = 16; o > 0; o /= 2) v += __shfl_down(v, o);\n"
+                      "  return v;\n"
+                      "}\n"
+                      "__global__ void k(float *p) { p[0] = warp_sum(p[0]); __syncthreads(); }\n";
+    char *o = prep(src);
+    cr_expect(strstr(o, "__global__ void k(float *p) { p[0] = warp_sum(p[0]); __syncthreads(); }\n"),
+              "%s", o);
+    cr_expect(strstr(o, "TT_SIM_CO") == NULL, "%s", o);
+    free(o);
+}
+
+/* Sync-free helpers (recursive ones too, and ones the kernel names before
+ * their definition) are fine; their returns are not the kernel's. */
+Test(prep, co_helper_that_does_not_block)
+{
+    expect_co("__device__ float sq(float x) { return x * x; }\n"
+              "__device__ int depth(int n) { return n ? depth(n - 1) + 1 : later(n); }\n"
+              "__global__ void k(float *p) {\n"
+              "  p[0] = sq(p[0]) + depth(4) + undefined_elsewhere(p);\n"
+              "  __syncthreads();\n"
+              "}\n"
+              "__device__ int later(int n) { return n; }\n",
+              "__device__ float sq(float x) { return x * x; }\n"
+              "__device__ int depth(int n) { return n ? depth(n - 1) + 1 : later(n); }\n"
+              "__global__ TT_SIM_CO_KERNEL k(float *p) {\n"
+              "  p[0] = sq(p[0]) + depth(4) + undefined_elsewhere(p);\n"
+              "  TT_SIM_CO_SYNCTHREADS();\n"
+              "}\n"
+              "__device__ int later(int n) { return n; }\n");
+}
+
+Test(prep, co_lambda_return_is_kept)
+{
+    expect_co("__global__ void k(float *p) {\n"
+              "  auto at = [&](int i) -> float { return p[i]; };\n"
+              "  auto twice = [=] __device__ (int i) mutable {\n"
+              "    auto g = [i] { return i; }; return 2 * g(); };\n"
+              "  struct L { __device__ int f() const { return 1; } };\n"
+              "  __syncthreads();\n"
+              "  if (at(0) > 0) return;\n"
+              "  p[0] = twice(1) + L().f();\n"
+              "  return;\n"
+              "}\n",
+              "__global__ TT_SIM_CO_KERNEL k(float *p) {\n"
+              "  auto at = [&](int i) -> float { return p[i]; };\n"
+              "  auto twice = [=] __device__ (int i) mutable {\n"
+              "    auto g = [i] { return i; }; return 2 * g(); };\n"
+              "  struct L { __device__ int f() const { return 1; } };\n"
+              "  TT_SIM_CO_SYNCTHREADS();\n"
+              "  if (at(0) > 0) TT_SIM_CO_RETURN;\n"
+              "  p[0] = twice(1) + L().f();\n"
+              "  TT_SIM_CO_RETURN;\n"
+              "}\n");
+}
+
+/* A sync point inside a lambda or a local class: the lambda is not the
+ * coroutine, so the kernel stays on fibers. */
+Test(prep, co_barrier_in_lambda_keeps_fibers)
+{
+    expect_fiber("__global__ void k(float *p) {\n"
+                 "  auto wait = [&]() { __syncthreads(); };\n"
+                 "  p[0] = 1;\n"
+                 "  wait();\n"
+                 "  return;\n"
+                 "}\n");
+    expect_fiber("__global__ void k(float *p) { __syncthreads(); [&] { __syncthreads(); }(); }\n");
+    expect_fiber("__global__ void k(float *p) { struct W { __device__ void f() { __syncthreads(); } }; "
+                 "__syncthreads(); }\n");
+    const char *src = "__global__ void k(float v) {\n"
+                      "  auto r = [&] { for (int o = 16; o > 0; o /= 2) v += __shfl_down(v, o); };\n"
+                      "  r();\n"
+                      "  __syncthreads();\n"
+                      "}\n";
+    char *o = prep(src);
+    cr_expect(strncmp(o, "__global__ void k(float v) {\n  auto r = [&] { " CHAIN_HEAD("v"), 60) == 0,
+              "%s", o);
+    cr_expect(strstr(o, "TT_SIM_CO") == NULL, "%s", o);
+    free(o);
+}
+
+Test(prep, co_cooperative_groups_keep_fibers)
+{
+    expect_fiber("namespace cg = cooperative_groups;\n"
+                 "__global__ void k(float *p) {\n"
+                 "  cg::thread_block b = cg::this_thread_block();\n"
+                 "  p[b.thread_rank()] = 1;\n"
+                 "  __syncthreads();\n"
+                 "}\n");
+    expect_fiber("__global__ void k(float *p, Grid g) { __syncthreads(); g.sync(); }\n");
+    expect_fiber("__global__ void k(float *p, Tile t) { __syncthreads(); p[0] = t.shfl_xor(p[0], 1); }\n");
+}
+
+Test(prep, co_template_kernel)
+{
+    expect_co("template <typename T, int N = 4>\n"
+              "__global__ void __launch_bounds__(256, 2)\n"
+              "scale(T *p, T s)\n"
+              "{\n"
+              "    if (threadIdx.x >= N) return;\n"
+              "    __syncthreads();\n"
+              "}\n"
+              "template __global__ void scale<float, 4>(float *, float);\n",
+              "template <typename T, int N = 4>\n"
+              "__global__ TT_SIM_CO_KERNEL __launch_bounds__(256, 2)\n"
+              "scale(T *p, T s)\n"
+              "{\n"
+              "    if (threadIdx.x >= N) TT_SIM_CO_RETURN;\n"
+              "    TT_SIM_CO_SYNCTHREADS();\n"
+              "}\n"
+              "template __global__ TT_SIM_CO_KERNEL scale<float, 4>(float *, float);\n");
+    /* a specialisation is not read: every kernel of the name stays */
+    expect_fiber("template <typename T> __global__ void k(T *p) { __syncthreads(); }\n"
+                 "template <> __global__ void k<int>(int *p) { __syncthreads(); }\n");
+}
+
+Test(prep, co_prototype_and_definition)
+{
+    expect_co("__global__ void k(float *p);\n"
+              "extern \"C\" static __global__ void k(float *p);\n"
+              "__device__ int f(int);\n"
+              "__global__ void k(float *p)\n"
+              "{\n"
+              "    __syncthreads();\n"
+              "}\n",
+              "__global__ TT_SIM_CO_KERNEL k(float *p);\n"
+              "extern \"C\" static __global__ TT_SIM_CO_KERNEL k(float *p);\n"
+              "__device__ int f(int);\n"
+              "__global__ TT_SIM_CO_KERNEL k(float *p)\n"
+              "{\n"
+              "    TT_SIM_CO_SYNCTHREADS();\n"
+              "}\n");
+    /* overloads: one without a barrier keeps the others on fibers too */
+    expect_fiber("__global__ void k(int *p);\n"
+                 "__global__ void k(int *p) { __syncthreads(); }\n"
+                 "__global__ void k(float *p) { p[0] = 1; }\n");
+    /* the name used elsewhere (its type would change under it) */
+    expect_fiber("__global__ void k(float *p) { __syncthreads(); }\n"
+                 "void (*const entry)(float *) = k;\n");
+}
+
+Test(prep, co_barrier_free_kernel_unchanged)
+{
+    expect_fiber("__global__ void vadd(const float *a, const float *b, float *c, int n)\n"
+                 "{\n"
+                 "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    if (i >= n)\n"
+                 "        return;\n"
+                 "    c[i] = a[i] + b[i];\n"
+                 "}\n");
+    expect_fiber("__device__ void f(float *p) { __syncthreads(); return; }\n");
+}
+
+/* Host code that launches the kernel (kept from the build by
+ * TILETRANS_CHECK) does not count as a use of its name; a lambda variable
+ * that synchronises counts as a function that does. */
+Test(prep, co_host_code_and_lambda_variables)
+{
+    expect_co("__global__ void k(float *p) { __syncthreads(); }\n"
+              "#ifndef TILETRANS_CHECK\n"
+              "int main() { float *p = 0; k<<<1, 32>>>(p); return 0; }\n"
+              "#endif\n",
+              "__global__ TT_SIM_CO_KERNEL k(float *p) { TT_SIM_CO_SYNCTHREADS(); }\n"
+              "#ifndef TILETRANS_CHECK\n"
+              "int main() { float *p = 0; k<<<1, 32>>>(p); return 0; }\n"
+              "#endif\n");
+    expect_fiber("auto wait = [] __device__ () { __syncthreads(); };\n"
+                 "__global__ void k(float *p) { wait(); __syncthreads(); }\n");
+    expect_fiber("#define ENTRY k\n__global__ void k(float *p) { __syncthreads(); }\n");
+}
+
+/* What a coroutine cannot hold, or this rewrite cannot read. */
+Test(prep, co_not_eligible)
+{
+    expect_fiber("__global__ void k(float *p) { __syncthreads(); co_await x; }\n");
+    expect_fiber("__global__ void k(float *p) { jmp_buf b; if (setjmp(b)) return; __syncthreads(); }\n");
+    expect_fiber("__global__ void k(float *p) { auto f = &__syncthreads; __syncthreads(); }\n");
+    expect_fiber("__global__ void k(float *p) { __syncthreads(); p[0] = 1 @ 2; }\n");
+    expect_fiber("__global__ void k(int n, ...) { __syncthreads(); }\n");
+    expect_fiber("__global__ void k(float *p) {\n#include \"body.inc\"\n __syncthreads();\n}\n");
+    /* same-file macros that return or synchronise */
+    expect_fiber("#define CHECK(x) if (!(x)) return\n"
+                 "__global__ void k(float *p) { CHECK(p); __syncthreads(); }\n");
+    expect_fiber("#define SYNC() __syncthreads()\n#define SYNC2 SYNC()\n"
+                 "__global__ void k(float *p) { SYNC2; p[0] = 1; }\n");
+    /* a macro that is neither is fine */
+    expect_co("#define N 256\n#define M (N * 2)\n"
+              "__global__ void k(float *p) { p[M] = 0; __syncthreads(); }\n",
+              "#define N 256\n#define M (N * 2)\n"
+              "__global__ TT_SIM_CO_KERNEL k(float *p) { p[M] = 0; TT_SIM_CO_SYNCTHREADS(); }\n");
+}
+
+/* Text already prepared is left as it is (a second preparation is a no-op,
+ * fiber chains included). */
+Test(prep, co_prepared_text_is_left_alone)
+{
+    const char *src = "__device__ float f(float v) {\n"
+                      "  for (int o = 16; o > 0; o /= 2) v += __shfl_down(v, o);\n"
+                      "  return v;\n"
+                      "}\n"
+                      "__global__ void k(float *p) {\n"
+                      "  __shared__ float s[32];\n"
+                      "  float v = p[0];\n"
+                      "  for (int o = 16; o > 0; o /= 2) v += __shfl_down(v, o);\n"
+                      "  s[0] = v;\n"
+                      "  __syncthreads();\n"
+                      "  if (v > 0) return;\n"
+                      "}\n";
+    char *o = prep(src);
+    cr_expect(strstr(o, "__global__ TT_SIM_CO_KERNEL k(float *p) {\n"), "%s", o);
+    cr_expect(strstr(o, "TT_SIM_CO_CHAIN(v, tt_sim_cp_,"), "%s", o);
+    cr_expect(strstr(o, "  if (v > 0) TT_SIM_CO_RETURN;\n"), "%s", o);
+    expect_co(o, o);
+    /* the names of the rewrite in a kernel keep it as it is */
+    expect_fiber("__global__ void k(float *p) { TT_SIM_CO_SYNCTHREADS(); __syncthreads(); }\n");
+    free(o);
 }

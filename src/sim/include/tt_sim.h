@@ -53,7 +53,11 @@ typedef enum tt_sim_status {
     TT_SIM_ERR_TIMEOUT,             /* the launch ran longer than cfg.timeout_s */
     TT_SIM_ERR_TRAP,                /* __trap(), assert(), bad mask, stack overflow, crash */
     TT_SIM_ERR_SCHEDULE_DEPENDENT,  /* outputs differ between lane schedules */
-    TT_SIM_ERR_CONFIG               /* invalid launch: warp mismatch, block too large, ... */
+    TT_SIM_ERR_CONFIG,              /* invalid launch: warp mismatch, block too large, ... */
+    TT_SIM_ERR_NEEDS_FIBERS         /* a kernel running as coroutines reached a barrier or
+                                       warp collective its preparation did not see (in a
+                                       function it calls): run it again with
+                                       cfg.coroutines = 0 */
 } tt_sim_status;
 
 /* Order in which the runnable threads of a block are run.  All orders are
@@ -93,6 +97,9 @@ typedef struct tt_sim_config {
     tt_sim_inactive_policy inactive_read;
     double schedule_rtol;      /* relative tolerance when comparing float buffers between
                                   schedules (atomics reorder sums); default 1e-5 */
+    int coroutines;            /* 1 (default): a kernel that tt_sim_prepare_source made a
+                                  coroutine runs as one (no fiber per thread); 0: it
+                                  runs on fibers like every other kernel */
 } tt_sim_config;
 
 /* Fills *cfg with defaults: grid = block = {1,1,1}, warp 32, one FORWARD schedule,
@@ -111,7 +118,7 @@ typedef struct tt_sim_result {
 
 /* Short stable name of a status: "ok", "oob", "race", "barrier-divergence",
  * "deadlock", "inactive-lane-read", "timeout", "trap", "schedule-dependent",
- * "config".  Static storage. */
+ * "config", "needs-fibers".  Static storage. */
 const char *tt_sim_status_name(tt_sim_status s);
 
 /* ---- device buffers -------------------------------------------------------
@@ -167,6 +174,12 @@ typedef struct tt_sim_kernel {
      * a loop. */
     uint32_t (*run)(void *args, struct tt_sim_thread *threads, const uint32_t *order,
                     uint32_t pos, const uint64_t *end);
+    /* Optional (read by tt_sim_launch_batched only; NULL = absent): the kernel
+     * is a coroutine (tt_sim_prepare_source made it one): invoke() runs the
+     * current thread until it finishes or suspends, and co_resume(frame)
+     * resumes a suspended one (see tt_sim_device.h, "Coroutine kernels").
+     * Used unless cfg.coroutines is 0. */
+    void (*co_resume)(void *frame);
 } tt_sim_kernel;
 
 /* Runs the kernel over the whole grid once per schedule in cfg.  Blocks until
@@ -209,6 +222,44 @@ tt_sim_result tt_sim_launch_batched(const tt_sim_kernel *kernel, const tt_sim_co
  * line, on the line of the shuffle, with the loop's other newlines before and
  * after it; a `#pragma unroll` right before the loop is dropped (its line
  * stays, empty).
+ *
+ * Third, it makes a `__global__ void` kernel a C++20 coroutine when all it
+ * waits for is in its own body: `void` becomes TT_SIM_CO_KERNEL (also in the
+ * kernel's `__global__` prototypes and explicit instantiations),
+ * `__syncthreads`, `__syncthreads_count`, `_and` and `_or` become
+ * TT_SIM_CO_SYNCTHREADS, TT_SIM_CO_SYNCTHREADS_COUNT, `_AND` and `_OR` (the
+ * arguments stay), every `return` of the body outside lambdas and local
+ * classes becomes TT_SIM_CO_RETURN, and each chain loop in it takes the form
+ *   { bool tt_sim_cd_ = false; if (::tt_sim::chain_ok<decltype(x)>()) {
+ *     { ::tt_sim::chain_probe tt_sim_cp_; for (H) (void)(SHFL(x, ...));
+ *       if (tt_sim_cp_.complete()) { TT_SIM_CO_CHAIN(x, tt_sim_cp_, <the
+ *       lambda>); tt_sim_cd_ = true; } }
+ *     if (!tt_sim_cd_) { for (H) { ::tt_sim::chain_probe tt_sim_cp_;
+ *       (void)(SHFL(x, ...)); (void)tt_sim_cp_.complete();
+ *       TT_SIM_CO_CHAIN(x, tt_sim_cp_, <the lambda>); } tt_sim_cd_ = true; } }
+ *     if (!tt_sim_cd_) <the loop> }
+ * (one line, placed as above).  The shims define these macros so that the
+ * text is a coroutine under C++20 and the plain kernel otherwise.  A kernel
+ * qualifies when its body calls a __syncthreads* or holds a chain loop; names
+ * no other warp collective (__shfl*, __ballot*, __any*, __all*, __syncwarp,
+ * __match*, __reduce*, __activemask, AMD wave barriers) outside its chain
+ * loops, no cooperative-groups name or blocking member call (.sync(),
+ * .shfl*(), .ballot(), .any(), .all(), .match_any(), .match_all()); holds no
+ * co_await/co_return/co_yield, TT_SIM_CO_* name, setjmp/longjmp, asm, alloca
+ * or #include; has no barrier or chain loop in a lambda or local class;
+ * names no function or lambda variable defined in the file (matched by
+ * name: one overload that does counts for all) that synchronises or names a
+ * collective, directly or through further such functions, and no macro
+ * defined in the file that does or that expands to `return`; has no C
+ * varargs, is not constexpr, and lexes cleanly from its first token to its
+ * `}` (no stray characters, brackets nest).  Its name must not appear in the file outside
+ * host-function bodies except as the name of its definitions and of
+ * `__global__` declarations, all of which must qualify (a declaration
+ * without a visible `void`, such as an explicit specialisation, keeps every
+ * kernel of that name on fibers).  Calls of functions the file does not
+ * define are allowed; the runtime fails a launch that blocks inside one
+ * with TT_SIM_ERR_NEEDS_FIBERS.  Chain loops elsewhere keep the form above.
+ * Prepared text prepares to itself.
  *
  * Everything else (comments, strings, line numbers) is kept byte for byte.
  * Write the result with a first line

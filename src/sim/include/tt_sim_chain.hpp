@@ -36,12 +36,26 @@ template <class T> inline T chain_dec(uint64_t u)
     return v;
 }
 
+// tt_sim_chain::fuse: here, in the kernel's translation unit, so that op
+// is inlined into the loop over the lanes.
 template <class T, class F>
-void chain_apply(const void *op, uint64_t *vals, const uint64_t *rs, uint32_t n)
+void chain_fuse(const void *opp, uint64_t *vals, const int16_t *src, uint32_t n, uint32_t nl,
+                tt_sim_chain_inactive_fn inactive, void *ctx)
 {
-    const F &f = *static_cast<const F *>(op);
-    for (uint32_t i = 0; i < n; i++)
-        vals[i] = chain_enc<T>(f(chain_dec<T>(vals[i]), chain_dec<T>(rs[i])));
+    const F &op = *static_cast<const F *>(opp);
+    T buf[2][64], *a = buf[0], *b = buf[1];
+    for (uint32_t l = 0; l < nl; l++)
+        a[l] = chain_dec<T>(vals[l]);
+    for (uint32_t k = 0; k < n; k++) {
+        for (uint32_t l = 0; l < nl; l++) {
+            int32_t s = src[l * TT_SIM_CHAIN_SLOTS + k];
+            T r = __builtin_expect((uint32_t)s < nl, 1) ? a[s] : chain_dec<T>(inactive(ctx, l, s));
+            b[l] = op(a[l], r);
+        }
+        std::swap(a, b);
+    }
+    for (uint32_t l = 0; l < nl; l++)
+        vals[l] = chain_enc<T>(a[l]);
 }
 
 // What the runtime compares to fuse a warp's chains: site and length (one op
@@ -51,8 +65,33 @@ inline uint64_t chain_key(const tt_sim_chain_rec &r)
     return r.fusable ? (uint64_t)(uintptr_t)r.site ^ ((uint64_t)r.n << 56) : 0;
 }
 
+#if TT_SIM_COROUTINES
+template <class T, class F> struct co_chain_step;
+#endif
+
+// One recorded shuffle: where, its _sync mask and its source lane.
+struct shfl_step {
+    const tt_sim_site *site;
+    int has_mask;
+    uint64_t mask;
+    int32_t src;
+};
+
+// x = op(x, the shuffle s of x), blocking (fibers).
+template <class T, class F> T shfl_step_run(T x, const shfl_step &s, F op)
+{
+    if constexpr (chain_ok<T>())
+        return op(x, chain_dec<T>(tt_sim_shfl(s.site, s.has_mask, s.mask, chain_enc<T>(x), s.src)));
+    else
+        return x; // never runs: the prepared code tests chain_ok first
+}
+
 class chain_probe {
     tt_sim_chain_rec rec_;
+#if TT_SIM_COROUTINES
+    bool fused_ = false; // a fused step 0 ran the whole chain
+    template <class T, class F> friend struct co_chain_step;
+#endif
 
 public:
     chain_probe()
@@ -68,11 +107,29 @@ public:
         tt_sim_chain_probe_rec = &rec_;
     }
     ~chain_probe() { tt_sim_chain_probe_rec = nullptr; }
+    // step k's _sync mask (recorded only with one)
+    uint64_t step_mask(uint32_t k) const { return rec_.has_mask ? rec_.mask[k] : 0; }
     // every step recorded: run() may go on
     bool complete()
     {
         tt_sim_chain_probe_rec = nullptr;
         return !rec_.bad;
+    }
+#if TT_SIM_COROUTINES
+    // coroutine kernels (tt_sim_co.hpp, TT_SIM_CO_CHAIN): step k awaited
+    bool co_more(uint32_t k) const { return k < rec_.n && !fused_; }
+    template <class T, class F> co_chain_step<T, F> co_step(T x, F op, uint32_t k);
+#endif
+    // The one shuffle `call` makes, recorded (TT_SIM_CO_STEP: a step of a
+    // chain too long to record whole).
+    template <class C> static shfl_step one(C call)
+    {
+        chain_probe p;
+        call();
+        const tt_sim_chain_rec &r = p.rec_;
+        if (!p.complete() || r.n != 1)
+            tt_sim_fail(TT_SIM_ERR_TRAP, __FILE__, __LINE__, "internal: a chain step did not record one shuffle");
+        return shfl_step{r.site, r.has_mask, p.step_mask(0), r.src[0]};
     }
     chain_probe(const chain_probe &) = delete;
     chain_probe &operator=(const chain_probe &) = delete;
@@ -90,18 +147,17 @@ public:
             // kernel, so that the resume lands in the kernel's code (a
             // runtime frame in between would cost a return the predictor
             // cannot know)
-            tt_sim_chain c{&rec_, &chain_apply<T, F>, &op};
             tt_sim_chain_wait *cw = &tt_sim_blk->chain_wait[tt_sim_cur->linear];
             cw->key = chain_key(r);
-            cw->chain = &c;
-            uint64_t u = tt_sim_shfl(r.site, r.has_mask, r.mask[0], chain_enc<T>(x), r.src[0]);
+            cw->chain = tt_sim_chain{&rec_, &chain_fuse<T, F>, &op};
+            uint64_t u = tt_sim_shfl(r.site, r.has_mask, step_mask(0), chain_enc<T>(x), r.src[0]);
             bool fused = cw->key == 1; // tt_sim_cur is this lane again
             cw->key = 0;
             if (fused)
                 return chain_dec<T>(u);
             x = op(x, chain_dec<T>(u));
             for (uint32_t k = 1; k < r.n; k++)
-                x = op(x, chain_dec<T>(tt_sim_shfl(r.site, r.has_mask, r.mask[k], chain_enc<T>(x), r.src[k])));
+                x = op(x, chain_dec<T>(tt_sim_shfl(r.site, r.has_mask, step_mask(k), chain_enc<T>(x), r.src[k])));
         }
         return x;
     }

@@ -37,6 +37,19 @@
 
 #include "tt_sim_device.h"
 
+// Coroutine kernels (tt_sim_co.hpp) need C++20 coroutines.
+#if defined(__cpp_impl_coroutine) && !defined(TT_SIM_NO_COROUTINES)
+#define TT_SIM_COROUTINES 1
+#include <coroutine>
+#if defined(__GNUC__) && !defined(__clang__)
+// GCC warns that a coroutine frame (a type of the kernel's file) holds an
+// awaiter of a lambda type (of no file): harmless here, and in every kernel.
+#pragma GCC diagnostic ignored "-Wsubobject-linkage"
+#endif
+#else
+#define TT_SIM_COROUTINES 0
+#endif
+
 // ------------------------------------------------------------ keywords
 #define __global__
 #define __device__
@@ -106,10 +119,13 @@ inline T shfl_value(const tt_sim_site *site, int has_mask, uint64_t mask, T v, i
                 r->site = site;
                 r->has_mask = has_mask != 0;
             }
-            if (k < TT_SIM_CHAIN_SLOTS && site == r->site && r->has_mask == (has_mask != 0) &&
-                src == (int16_t)src) {
-                r->src[k] = (int16_t)src;
-                r->mask[k] = mask;
+            // (one site: one call, so one mask form.)  A lane that keeps
+            // its own value records itself, which reads the same: the fused
+            // pass then needs no special case.
+            if (k < TT_SIM_CHAIN_SLOTS && site == r->site && src == (int16_t)src) {
+                r->src[k] = (int16_t)(src == TT_SIM_LANE_SELF ? (int)tt_sim_cur->lane : src);
+                if (has_mask) // (mostly a constant: no store without a mask)
+                    r->mask[k] = mask;
                 r->n = k + 1;
                 // a later step whose mask leaves this lane out fails at that step
                 if (k > 0 && has_mask && !((mask >> tt_sim_cur->lane) & 1))
@@ -141,6 +157,7 @@ inline T shfl_value(const tt_sim_site *site, int has_mask, uint64_t mask, T v, i
 }
 
 #include "tt_sim_chain.hpp" // shuffle chains (inside namespace tt_sim)
+#include "tt_sim_co.hpp"    // coroutine kernels (inside namespace tt_sim)
 
 template <class T> inline uint64_t match_key(T v)
 {
@@ -400,8 +417,9 @@ uint32_t pack_run(void *p, tt_sim_thread *threads, const uint32_t *order, uint32
 // kernel's parameter types).  Pointers must come from tt_sim_alloc() for
 // out-of-bounds accesses to be caught.  See tt_sim.h for the result.
 // `call` invokes the kernel with the converted arguments (lvalues).
-template <class F, class... P, class... A>
-inline tt_sim_result launch_with(const char *name, void (*kernel)(P...), F call,
+// A kernel returns void, or is a coroutine (co_task: see tt_sim_co.hpp).
+template <class R, class F, class... P, class... A>
+inline tt_sim_result launch_with(const char *name, R (*kernel)(P...), F call,
                                  const tt_sim_config &cfg, A &&...args)
 {
     static_assert(sizeof...(P) == sizeof...(A), "tt_sim::launch: wrong number of kernel arguments");
@@ -418,20 +436,29 @@ inline tt_sim_result launch_with(const char *name, void (*kernel)(P...), F call,
     k.args_destroy = &pack_destroy<Pack>;
     k.invoke = &pack_invoke<Pack>;
     k.run = &pack_run<Pack>;
+    k.co_resume = nullptr;
+#if TT_SIM_COROUTINES
+    constexpr bool co = std::is_same<R, co_task>::value;
+    if constexpr (co)
+        k.co_resume = &co_resume;
+#else
+    constexpr bool co = false;
+#endif
+    static_assert(co || std::is_void<R>::value, "tt_sim::launch: a kernel returns void");
     return tt_sim_launch_batched(&k, &cfg);
 }
 
-template <class... P> struct fn_caller {
-    void (*kernel)(P...);
+template <class R, class... P> struct fn_caller {
+    R (*kernel)(P...);
     void operator()(std::decay_t<P> &...a) const { kernel(a...); }
 };
 
 // The same through a function pointer (no inlining).
-template <class... P, class... A>
-inline tt_sim_result launch(const char *name, void (*kernel)(P...), const tt_sim_config &cfg,
+template <class R, class... P, class... A>
+inline tt_sim_result launch(const char *name, R (*kernel)(P...), const tt_sim_config &cfg,
                             A &&...args)
 {
-    return launch_with(name, kernel, fn_caller<P...>{kernel}, cfg, std::forward<A>(args)...);
+    return launch_with(name, kernel, fn_caller<R, P...>{kernel}, cfg, std::forward<A>(args)...);
 }
 
 } // namespace tt_sim

@@ -63,7 +63,10 @@ typedef struct tt_sim_thread {
     uint8_t wait_kind;           /* TT_SIM_COLL_* or 100 + TT_SIM_BAR_* */
     uint8_t has_mask;
     uint8_t pred;
-    void *stack;                 /* tt_sim_stack this thread runs on while started */
+    union {
+        void *stack;             /* fibers: the tt_sim_stack it runs on while started */
+        void *co_frame;          /* coroutines: its frame while suspended */
+    };
     const tt_sim_site *wait_site;/* where it waits (barrier or collective) */
     uint64_t mask;               /* _sync mask of the collective it waits at */
     /* second cache line (cold) */
@@ -86,6 +89,12 @@ typedef struct tt_sim_block {
     int16_t *chain_src;          /* [TT_SIM_CHAIN_SLOTS] per thread */
     uint64_t *chain_mask;        /* [TT_SIM_CHAIN_SLOTS] per thread */
     struct tt_sim_chain_wait *chain_wait; /* per thread: the chain it waits with */
+    /* coroutine kernels (tt_sim_co.c): co is set while the launch runs them
+     * as coroutines; their frames are bump-allocated from [co_next, co_end)
+     * and all freed when the next block starts */
+    int co;
+    char *co_next, *co_end;
+    const uint64_t *co_res;      /* collective results by linear thread id */
 } tt_sim_block;
 
 /* The GPU thread running on this OS thread, a copy of its threadIdx (so that
@@ -130,18 +139,27 @@ typedef struct tt_sim_chain_rec {
                                     written */
 } tt_sim_chain_rec;
 
+/* A lane read outside the warp or group during a fused chain: the runtime
+ * reports it (or returns the poison value; see tt_sim_config.inactive_read). */
+typedef uint64_t (*tt_sim_chain_inactive_fn)(void *ctx, uint32_t lane, int32_t src);
+
 typedef struct tt_sim_chain {
     const tt_sim_chain_rec *rec;
-    /* vals[i] = op(vals[i], rs[i]) for n lanes; op is captureless */
-    void (*apply)(const void *op, uint64_t *vals, const uint64_t *rs, uint32_t n);
+    /* Runs the chain's n steps for the nl lanes of a warp at once, each
+     * step from the values the previous one left: lane l's value vals[l]
+     * becomes op(vals[l], vals[s]) with s = src[l * TT_SIM_CHAIN_SLOTS + k],
+     * or with inactive(ctx, l, s) when s >= nl.  op is captureless. */
+    void (*fuse)(const void *op, uint64_t *vals, const int16_t *src, uint32_t n, uint32_t nl,
+                 tt_sim_chain_inactive_fn inactive, void *ctx);
     const void *op;
 } tt_sim_chain;
 
 /* Per thread: key 0 (no chain), the chain's key (site and length) while it
- * waits with one, or 1 once the runtime fused it. */
+ * waits with one, or 1 once the runtime fused it; and that chain (in the
+ * block's memory: a coroutine's frame stays small). */
 typedef struct tt_sim_chain_wait {
     uint64_t key;
-    const tt_sim_chain *chain;
+    tt_sim_chain chain;
 } tt_sim_chain_wait;
 
 /* Non-NULL while a lane's probe loop runs: the shims' shuffles record into
@@ -154,6 +172,21 @@ extern __thread tt_sim_chain_rec *tt_sim_chain_probe_rec;
  * the final value as the shuffle's result and sets the key to 1; otherwise
  * the result is step 0's and the lane goes on shuffle by shuffle.  Either
  * way the result is what the loop computes shuffle by shuffle. */
+
+/* Coroutine kernels (tt_sim_co.c; the kernel side is tt_sim_co.hpp).  A
+ * kernel that tt_sim_prepare_source() made a coroutine awaits its barriers
+ * and chain steps.  While tt_sim_blk->co is set, an awaiter books the
+ * arrival with these calls, stores its frame in tt_sim_cur->co_frame and
+ * suspends; the runtime resumes the frame once the barrier or collective has
+ * completed, and tt_sim_co_value() then gives the result.  (With co unset
+ * the awaiters call tt_sim_syncthreads/tt_sim_shfl, which block the fiber.) */
+void tt_sim_co_barrier(const tt_sim_site *site, int kind, int pred);
+void tt_sim_co_shfl(const tt_sim_site *site, int has_mask, uint64_t mask, uint64_t value,
+                    int32_t src);
+uint64_t tt_sim_co_value(void);
+/* Frame memory when [co_next, co_end) is too small: never NULL (fails the
+ * launch when out of memory).  Owned by the runtime. */
+void *tt_sim_co_alloc_slow(size_t n);
 
 /* Offset of a static __shared__ declaration in the per-block arena; registers
  * it on first use (thread-safe).  Fails the launch if the arena overflows. */

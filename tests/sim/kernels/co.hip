@@ -1,0 +1,124 @@
+// co.hip — kernels of test_sim_co.cpp.  tt_sim_prepare_source makes each a
+// coroutine (its barriers and shuffle chains are in its own body); the tests
+// run each as a coroutine and on fibers (cfg.coroutines = 0) and compare.
+#include "co_helper.h"
+
+// bench/reduce.hip's shape: a shuffle chain per warp, a barrier, one more
+// chain in warp 0, an atomic
+__global__ void co_reduce(const float *in, float *out, int n)
+{
+    __shared__ float partial[1024 / 32];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = i < n ? in[i] : 0.0f;
+    for (int o = warpSize / 2; o > 0; o /= 2)
+        v += __shfl_down(v, o);
+    int lane = threadIdx.x % warpSize, w = threadIdx.x / warpSize;
+    if (lane == 0)
+        partial[w] = v;
+    __syncthreads();
+    if (w == 0) {
+        v = lane < blockDim.x / warpSize ? partial[lane] : 0.0f;
+        for (int o = warpSize / 2; o > 0; o /= 2)
+            v = max(v, v + __shfl_xor(v, o));
+        if (lane == 0)
+            atomicAdd(out, v);
+    }
+}
+
+// Hillis-Steele inclusive scan: barriers in a loop, an early return
+__global__ void co_scan(const int *in, int *out, int n)
+{
+    __shared__ int buf[2][1024];
+    int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+    buf[0][t] = i < n ? in[i] : 0;
+    __syncthreads();
+    int cur = 0;
+    for (int off = 1; off < blockDim.x; off *= 2) {
+        buf[1 - cur][t] = t >= off ? buf[cur][t] + buf[cur][t - off] : buf[cur][t];
+        cur = 1 - cur;
+        __syncthreads();
+    }
+    if (i >= n)
+        return;
+    out[i] = buf[cur][t];
+}
+
+// what the barrier forms return
+__global__ void co_counts(int *out)
+{
+    int t = threadIdx.x;
+    int c = __syncthreads_count(t % 3 == 0);
+    int a = __syncthreads_and(t < 1000);
+    int o = __syncthreads_or(t == 5);
+    int z = __syncthreads_and(t != 7);
+    out[blockIdx.x * blockDim.x + t] = c * 1000 + a * 100 + o * 10 + z;
+}
+
+// threads that exit before a barrier the others reach (legal unless strict)
+__global__ void co_early_exit(int *out, int k)
+{
+    __shared__ int s[1024];
+    int t = threadIdx.x;
+    if (t >= k)
+        return;
+    s[t] = t * 2;
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + t] = s[k - 1 - t];
+}
+
+// 20 steps: more than a probe records (TT_SIM_CHAIN_SLOTS), so the steps run
+// one await each
+__global__ void co_long_chain(unsigned *out)
+{
+    unsigned v = threadIdx.x * 7 + 1;
+    for (int s = 0; s < 20; s++)
+        v = v * 3 + __shfl_xor(v, 1 + (s & 3));
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+
+// a barrier in a function the kernel calls
+__global__ void co_calls_helper(int *out)
+{
+    int v = threadIdx.x;
+    for (int o = 1; o < 4; o *= 2)
+        v += __shfl_xor(v, o);
+    out[blockIdx.x * blockDim.x + threadIdx.x] = helper_sync(v);
+}
+
+// threads at two different barriers
+__global__ void co_divergent(int *out)
+{
+    if (threadIdx.x < 40)
+        __syncthreads(); // co: first barrier
+    else
+        __syncthreads(); // co: second barrier
+    out[threadIdx.x] = 1;
+}
+
+// a write and a read of one shared word between two barriers
+__global__ void co_racy(int *out)
+{
+    __shared__ int s[64];
+    int t = threadIdx.x % 64;
+    if (threadIdx.x < 64)
+        s[t] = t;
+    __syncthreads();
+    if (threadIdx.x < 64)
+        s[t] += s[(t + 1) % 64]; // co: race
+    __syncthreads();
+    out[threadIdx.x] = s[t];
+}
+
+// half of each warp shuffles while the other half waits at the barrier:
+// the shuffle reads lanes that are not executing it
+__global__ void co_inactive(float *out)
+{
+    float v = threadIdx.x;
+    if (threadIdx.x % warpSize < warpSize / 2) {
+        for (int o = warpSize / 2; o > 0; o /= 2)
+            v += __shfl_down(v, o); // co: inactive read
+    }
+    __syncthreads();
+    out[threadIdx.x] = v;
+}

@@ -1,0 +1,193 @@
+// Coroutine kernels (src/sim/tt_sim_co.c, include/tt_sim_co.hpp): every
+// kernel of kernels/co.hip is made a coroutine by tt_sim_prepare_source; each
+// test runs it as one and on fibers (cfg.coroutines = 0), in every schedule,
+// and requires the same status, source line and outputs, bit for bit.
+// Built for HIP wave64 and wave32, and once more with TT_SIM_NO_COROUTINES
+// (the prepared kernels are then ordinary ones: both runs use fibers).
+#include <criterion/criterion.h>
+
+#include "tt_sim_hip.h"
+#include "co.prep.hip"
+#include "sim_test_util.h"
+
+#include <vector>
+
+#if TT_SIM_COROUTINES
+// the preparation made them coroutines (TT_SIM_NO_COROUTINES: ordinary ones)
+static_assert(std::is_same<decltype(co_reduce(nullptr, nullptr, 0)), tt_sim::co_task>::value,
+              "co_reduce is not a coroutine");
+static_assert(std::is_same<decltype(co_calls_helper(nullptr)), tt_sim::co_task>::value,
+              "co_calls_helper is not a coroutine");
+#endif
+
+// One buffer's bytes after a run, with the run's result.
+struct outcome {
+    tt_sim_result r;
+    std::vector<unsigned char> bytes;
+};
+
+// Runs launch() (which fills `buf` of `size` bytes from zero) with
+// cfg.coroutines set as asked.
+template <class L> static outcome run(void *buf, size_t size, tt_sim_config cfg, int co, L launch)
+{
+    std::memset(buf, 0, size);
+    cfg.coroutines = co;
+    outcome o;
+    o.r = launch(cfg);
+    o.bytes.assign((unsigned char *)buf, (unsigned char *)buf + size);
+    return o;
+}
+
+// Both ways, every schedule: the same status, line and bytes.  Returns the
+// coroutine run's outcome.
+template <class L> static outcome both(void *buf, size_t size, tt_sim_config cfg, L launch)
+{
+    sim_all_schedules(&cfg);
+    outcome co = run(buf, size, cfg, 1, launch);
+    outcome fib = run(buf, size, cfg, 0, launch);
+    cr_assert_eq(co.r.status, fib.r.status, "coroutines: %s\nfibers: %s", co.r.message, fib.r.message);
+    cr_assert_eq(co.r.line, fib.r.line, "coroutines: %s\nfibers: %s", co.r.message, fib.r.message);
+    if (co.r.status == TT_SIM_OK)
+        cr_assert(co.bytes == fib.bytes, "outputs differ between coroutines and fibers");
+    return co;
+}
+
+static int co_line(const char *tag)
+{
+    return tag_line(CO_SRC, tag);
+}
+
+Test(co, reduction_equals_fibers_and_the_sum)
+{
+    const int n = 5000, W = TT_SIM_WARP;
+    float *in = (float *)tt_sim_alloc(n * sizeof(float)), *out = (float *)tt_sim_alloc(sizeof(float));
+    float want = 0;
+    for (int i = 0; i < n; i++) {
+        in[i] = (float)(i % 7); // integer sums: exact in any order
+        want += in[i];
+    }
+    tt_sim_config cfg = sim_cfg((n + 255) / 256, 256, W);
+    cfg.threads = 2;
+    outcome o = both(out, sizeof(float), cfg,
+                     [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_reduce, c, in, out, n); });
+    cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    float got;
+    std::memcpy(&got, o.bytes.data(), sizeof got);
+    cr_assert_eq(got, want, "sum %g, expected %g", got, want);
+    tt_sim_free(in);
+    tt_sim_free(out);
+}
+
+Test(co, scan_with_barriers_in_a_loop_and_early_return)
+{
+    const int n = 1000, B = 200; // partial warps, a partial last block
+    int *in = (int *)tt_sim_alloc(n * sizeof(int)), *out = (int *)tt_sim_alloc(n * sizeof(int));
+    for (int i = 0; i < n; i++)
+        in[i] = i % 5 + 1;
+    outcome o = both(out, n * sizeof(int), sim_cfg((n + B - 1) / B, B, TT_SIM_WARP),
+                     [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_scan, c, in, out, n); });
+    cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    const int *got = (const int *)o.bytes.data();
+    for (int b = 0; b * B < n; b++)
+        for (int t = 0, acc = 0; t < B && b * B + t < n; t++) {
+            acc += in[b * B + t];
+            cr_assert_eq(got[b * B + t], acc, "scan[%d] = %d, expected %d", b * B + t, got[b * B + t], acc);
+        }
+    tt_sim_free(in);
+    tt_sim_free(out);
+}
+
+Test(co, barrier_forms_return_their_reductions)
+{
+    const int B = 100;
+    int *out = (int *)tt_sim_alloc(2 * B * sizeof(int));
+    outcome o = both(out, 2 * B * sizeof(int), sim_cfg(2, B, TT_SIM_WARP),
+                     [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_counts, c, out); });
+    cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    const int *got = (const int *)o.bytes.data();
+    int count = (B + 2) / 3; // t % 3 == 0 for t < B
+    for (int i = 0; i < 2 * B; i++)
+        cr_assert_eq(got[i], count * 1000 + 100 + 10 + 0, "thread %d: %d", i, got[i]);
+    tt_sim_free(out);
+}
+
+Test(co, early_exit_lenient_and_strict)
+{
+    const int B = 128, k = 70;
+    int *out = (int *)tt_sim_alloc(B * sizeof(int));
+    tt_sim_config cfg = sim_cfg(1, B, TT_SIM_WARP);
+    outcome o = both(out, B * sizeof(int), cfg,
+                     [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_early_exit, c, out, k); });
+    cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    const int *got = (const int *)o.bytes.data();
+    for (int t = 0; t < k; t++)
+        cr_assert_eq(got[t], (k - 1 - t) * 2);
+    cfg.strict_barriers = 1;
+    o = both(out, B * sizeof(int), cfg,
+             [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_early_exit, c, out, k); });
+    cr_assert_eq(o.r.status, TT_SIM_ERR_BARRIER_DIVERGENCE, "%s", o.r.message);
+    tt_sim_free(out);
+}
+
+Test(co, chain_longer_than_a_probe_runs_step_by_step)
+{
+    const int B = 2 * TT_SIM_WARP;
+    unsigned *out = (unsigned *)tt_sim_alloc(B * sizeof(unsigned));
+    outcome o = both(out, B * sizeof(unsigned), sim_cfg(1, B, TT_SIM_WARP),
+                     [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_long_chain, c, out); });
+    cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    // the same loop, lane by lane, here
+    std::vector<unsigned> v(B);
+    for (int t = 0; t < B; t++)
+        v[t] = t * 7 + 1;
+    for (int s = 0; s < 20; s++) {
+        std::vector<unsigned> nv(B);
+        for (int t = 0; t < B; t++)
+            nv[t] = v[t] * 3 + v[t ^ (1 + (s & 3))];
+        v = nv;
+    }
+    cr_assert(std::memcmp(o.bytes.data(), v.data(), B * sizeof(unsigned)) == 0);
+    tt_sim_free(out);
+}
+
+Test(co, barrier_in_a_called_function_needs_fibers)
+{
+    const int B = 64;
+    int *out = (int *)tt_sim_alloc(B * sizeof(int));
+    tt_sim_config cfg = sim_cfg(1, B, TT_SIM_WARP);
+    outcome co = run(out, B * sizeof(int), cfg, 1, [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_calls_helper, c, out); });
+    outcome fib = run(out, B * sizeof(int), cfg, 0, [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_calls_helper, c, out); });
+    cr_assert_eq(fib.r.status, TT_SIM_OK, "%s", fib.r.message);
+    const int *got = (const int *)fib.bytes.data();
+    for (int t = 0; t < B; t++) {
+        int g = t & ~3, want = 4 * g + 6 + 1; // sum of the 4-lane group, + 1
+        cr_assert_eq(got[t], want, "thread %d: %d, expected %d", t, got[t], want);
+    }
+#if TT_SIM_COROUTINES
+    cr_assert_eq(co.r.status, TT_SIM_ERR_NEEDS_FIBERS, "%s", co.r.message);
+    cr_assert(std::strstr(co.r.message, "cfg.coroutines = 0"), "%s", co.r.message);
+    cr_assert_eq(co.r.line, tag_line(CO_HELPER, "__syncthreads"), "%s", co.r.message);
+#else
+    cr_assert(co.bytes == fib.bytes);
+#endif
+    tt_sim_free(out);
+}
+
+Test(co, divergence_race_and_inactive_reads_are_reported_alike)
+{
+    const int B = 2 * TT_SIM_WARP;
+    int *out = (int *)tt_sim_alloc(B * sizeof(int));
+    tt_sim_config cfg = sim_cfg(1, B, TT_SIM_WARP);
+    outcome o = both(out, B * sizeof(int), cfg, [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_divergent, c, out); });
+    cr_assert_eq(o.r.status, TT_SIM_ERR_BARRIER_DIVERGENCE, "%s", o.r.message);
+    cr_assert(std::strstr(o.r.message, "different barriers"), "%s", o.r.message);
+    o = both(out, B * sizeof(int), cfg, [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_racy, c, out); });
+    cr_assert_eq(o.r.status, TT_SIM_ERR_RACE, "%s", o.r.message);
+    cr_assert_eq(o.r.line, co_line("co: race"), "%s", o.r.message);
+    float *f = (float *)tt_sim_alloc(B * sizeof(float));
+    o = both(f, B * sizeof(float), cfg, [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_inactive, c, f); });
+    cr_assert_eq(o.r.status, TT_SIM_ERR_INACTIVE_LANE_READ, "%s", o.r.message);
+    cr_assert_eq(o.r.line, co_line("co: inactive read"), "%s", o.r.message);
+    tt_sim_free(f);
+    tt_sim_free(out);
+}
