@@ -115,8 +115,8 @@ static int fuse_chain(tt_sim_worker *w, tt_sim_warp *wp)
     const tt_sim_chain *c0 = &cw[0].chain;
     fuse_ctx ctx = {w, wp};
     memcpy(w->cres + first, w->cval + first, nl * sizeof *w->cres);
-    c0->fuse(c0->op, w->cres + first, w->blk.chain_src + (size_t)first * TT_SIM_CHAIN_SLOTS,
-             c0->rec->n, nl, fuse_inactive, &ctx);
+    c0->fuse(c0->op, w->cres + first, w->blk.chain_src + first, w->blk.nthreads, c0->rec->n, nl,
+             fuse_inactive, &ctx);
     for (uint32_t l = 0; l < nl; l++)
         cw[l].key = 1;
     return 1;

@@ -39,8 +39,8 @@ template <class T> inline T chain_dec(uint64_t u)
 // tt_sim_chain::fuse: here, in the kernel's translation unit, so that op
 // is inlined into the loop over the lanes.
 template <class T, class F>
-void chain_fuse(const void *opp, uint64_t *vals, const int16_t *src, uint32_t n, uint32_t nl,
-                tt_sim_chain_inactive_fn inactive, void *ctx)
+void chain_fuse(const void *opp, uint64_t *vals, const int16_t *src, size_t stride, uint32_t n,
+                uint32_t nl, tt_sim_chain_inactive_fn inactive, void *ctx)
 {
     const F &op = *static_cast<const F *>(opp);
     T buf[2][64], *a = buf[0], *b = buf[1];
@@ -48,7 +48,7 @@ void chain_fuse(const void *opp, uint64_t *vals, const int16_t *src, uint32_t n,
         a[l] = chain_dec<T>(vals[l]);
     for (uint32_t k = 0; k < n; k++) {
         for (uint32_t l = 0; l < nl; l++) {
-            int32_t s = src[l * TT_SIM_CHAIN_SLOTS + k];
+            int32_t s = src[k * stride + l];
             T r = __builtin_expect((uint32_t)s < nl, 1) ? a[s] : chain_dec<T>(inactive(ctx, l, s));
             b[l] = op(a[l], r);
         }
@@ -96,11 +96,12 @@ class chain_probe {
 public:
     chain_probe()
     {
-        size_t slot = (size_t)tt_sim_cur->linear * TT_SIM_CHAIN_SLOTS;
+        uint32_t lin = tt_sim_cur->linear;
         rec_.site = nullptr;
         rec_.n = 0;
-        rec_.src = tt_sim_blk->chain_src + slot;
-        rec_.mask = tt_sim_blk->chain_mask + slot;
+        rec_.src = tt_sim_blk->chain_src + lin;
+        rec_.mask = tt_sim_blk->chain_mask + lin;
+        rec_.stride = tt_sim_blk->nthreads;
         rec_.has_mask = 0;
         rec_.fusable = 1;
         rec_.bad = 0;
@@ -108,7 +109,9 @@ public:
     }
     ~chain_probe() { tt_sim_chain_probe_rec = nullptr; }
     // step k's _sync mask (recorded only with one)
-    uint64_t step_mask(uint32_t k) const { return rec_.has_mask ? rec_.mask[k] : 0; }
+    uint64_t step_mask(uint32_t k) const { return rec_.has_mask ? rec_.mask[k * rec_.stride] : 0; }
+    // step k's source lane
+    int32_t step_src(uint32_t k) const { return rec_.src[k * rec_.stride]; }
     // every step recorded: run() may go on
     bool complete()
     {
@@ -129,7 +132,7 @@ public:
         const tt_sim_chain_rec &r = p.rec_;
         if (!p.complete() || r.n != 1)
             tt_sim_fail(TT_SIM_ERR_TRAP, __FILE__, __LINE__, "internal: a chain step did not record one shuffle");
-        return shfl_step{r.site, r.has_mask, p.step_mask(0), r.src[0]};
+        return shfl_step{r.site, r.has_mask, p.step_mask(0), p.step_src(0)};
     }
     chain_probe(const chain_probe &) = delete;
     chain_probe &operator=(const chain_probe &) = delete;
@@ -150,14 +153,14 @@ public:
             tt_sim_chain_wait *cw = &tt_sim_blk->chain_wait[tt_sim_cur->linear];
             cw->key = chain_key(r);
             cw->chain = tt_sim_chain{&rec_, &chain_fuse<T, F>, &op};
-            uint64_t u = tt_sim_shfl(r.site, r.has_mask, step_mask(0), chain_enc<T>(x), r.src[0]);
+            uint64_t u = tt_sim_shfl(r.site, r.has_mask, step_mask(0), chain_enc<T>(x), step_src(0));
             bool fused = cw->key == 1; // tt_sim_cur is this lane again
             cw->key = 0;
             if (fused)
                 return chain_dec<T>(u);
             x = op(x, chain_dec<T>(u));
             for (uint32_t k = 1; k < r.n; k++)
-                x = op(x, chain_dec<T>(tt_sim_shfl(r.site, r.has_mask, step_mask(k), chain_enc<T>(x), r.src[k])));
+                x = op(x, chain_dec<T>(tt_sim_shfl(r.site, r.has_mask, step_mask(k), chain_enc<T>(x), step_src(k))));
         }
         return x;
     }

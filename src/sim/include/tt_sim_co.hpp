@@ -89,10 +89,10 @@ template <class T, class F> struct co_chain_step {
             }
             uint64_t m = p->step_mask(k);
             if (!tt_sim_blk->co) {
-                u = tt_sim_shfl(r.site, r.has_mask, m, chain_enc<T>(x), r.src[k]);
+                u = tt_sim_shfl(r.site, r.has_mask, m, chain_enc<T>(x), p->step_src(k));
                 return true;
             }
-            tt_sim_co_shfl(r.site, r.has_mask, m, chain_enc<T>(x), r.src[k]);
+            tt_sim_co_shfl(r.site, r.has_mask, m, chain_enc<T>(x), p->step_src(k));
             return false;
         } else {
             return true; // never runs: the prepared code tests chain_ok first

@@ -123,9 +123,9 @@ inline T shfl_value(const tt_sim_site *site, int has_mask, uint64_t mask, T v, i
             // its own value records itself, which reads the same: the fused
             // pass then needs no special case.
             if (k < TT_SIM_CHAIN_SLOTS && site == r->site && src == (int16_t)src) {
-                r->src[k] = (int16_t)(src == TT_SIM_LANE_SELF ? (int)tt_sim_cur->lane : src);
+                r->src[k * r->stride] = (int16_t)(src == TT_SIM_LANE_SELF ? (int)tt_sim_cur->lane : src);
                 if (has_mask) // (mostly a constant: no store without a mask)
-                    r->mask[k] = mask;
+                    r->mask[k * r->stride] = mask;
                 r->n = k + 1;
                 // a later step whose mask leaves this lane out fails at that step
                 if (k > 0 && has_mask && !((mask >> tt_sim_cur->lane) & 1))

@@ -86,8 +86,8 @@ typedef struct tt_sim_block {
     int race_check;
     void *worker;                /* runtime-private: struct tt_sim_worker* */
     /* runtime-private: shuffle-chain slots per linear thread */
-    int16_t *chain_src;          /* [TT_SIM_CHAIN_SLOTS] per thread */
-    uint64_t *chain_mask;        /* [TT_SIM_CHAIN_SLOTS] per thread */
+    int16_t *chain_src;          /* [TT_SIM_CHAIN_SLOTS][nthreads]: step-major, so */
+    uint64_t *chain_mask;        /* that a warp's lanes of one step are adjacent */
     struct tt_sim_chain_wait *chain_wait; /* per thread: the chain it waits with */
     /* coroutine kernels (tt_sim_co.c): co is set while the launch runs them
      * as coroutines; their frames are bump-allocated from [co_next, co_end)
@@ -125,13 +125,14 @@ uint64_t tt_sim_shfl(const tt_sim_site *site, int has_mask, uint64_t mask, uint6
  * loop with the shims' shuffles recording each step's source lane and mask
  * (tt_sim_chain_probe_rec non-NULL), into its slots of the block's
  * chain_src/chain_mask, then runs step 0 (see tt_sim_chain_wait). */
-#define TT_SIM_CHAIN_SLOTS 16
+#define TT_SIM_CHAIN_SLOTS 256
 
 typedef struct tt_sim_chain_rec {
     const tt_sim_site *site;
     uint32_t n;
-    int16_t *src;                /* the lane's TT_SIM_CHAIN_SLOTS block slots */
-    uint64_t *mask;
+    int16_t *src;                /* the lane's step 0 in the block's slots; */
+    uint64_t *mask;              /* step k is k * stride further */
+    uint32_t stride;
     int has_mask;
     int fusable;                 /* no later step's mask leaves this lane out */
     int bad;                     /* incomplete: too many steps, another site or
@@ -147,10 +148,10 @@ typedef struct tt_sim_chain {
     const tt_sim_chain_rec *rec;
     /* Runs the chain's n steps for the nl lanes of a warp at once, each
      * step from the values the previous one left: lane l's value vals[l]
-     * becomes op(vals[l], vals[s]) with s = src[l * TT_SIM_CHAIN_SLOTS + k],
-     * or with inactive(ctx, l, s) when s >= nl.  op is captureless. */
-    void (*fuse)(const void *op, uint64_t *vals, const int16_t *src, uint32_t n, uint32_t nl,
-                 tt_sim_chain_inactive_fn inactive, void *ctx);
+     * becomes op(vals[l], vals[s]) with s = src[k * stride + l], or with
+     * inactive(ctx, l, s) when s >= nl.  op is captureless. */
+    void (*fuse)(const void *op, uint64_t *vals, const int16_t *src, size_t stride, uint32_t n,
+                 uint32_t nl, tt_sim_chain_inactive_fn inactive, void *ctx);
     const void *op;
 } tt_sim_chain;
 
