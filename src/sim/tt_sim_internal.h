@@ -136,7 +136,8 @@ typedef struct tt_sim_worker {
     size_t arena_bytes;            /* static + dynamic */
 
     /* race detection */
-    tt_sim_shadow *shadow;
+    tt_sim_shadow *shadow;         /* mmap'd, shadow_bytes long */
+    size_t shadow_bytes;
     uint32_t epoch;
 
     /* errors and escapes */
@@ -163,6 +164,7 @@ typedef struct tt_sim_run {
     tt_sim_result result;
     tt_sim_worker *workers;
     int nworkers;
+    int nrunning;                  /* workers[0..nrunning) run on OS threads */
     /* code addresses of the failure (fault, racing accesses), symbolised
      * with addr2line after the run: crash_ip first, other_ip second */
     void *crash_ip;

@@ -285,37 +285,157 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-typedef struct watchdog {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int done;
-    tt_sim_run *L;
-    struct timespec deadline;
-} watchdog;
+/* ---------------------------------------------------------------- OS threads
+ * Workers 1.. and the watchdog run on OS threads that outlive launches:
+ * creating them cost ~0.1 ms a launch, a fifth of a 1M-thread vector add.
+ * Process-wide, like the signal handlers above (tt_sim_launch runs one
+ * launch at a time, so one pool serves every launch); threads are created on
+ * first need and never exit: idle, they wait on a condition variable. */
+#define POOL_MAX 1024
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_work = PTHREAD_COND_INITIALIZER; /* a job was handed out */
+static pthread_cond_t pool_done = PTHREAD_COND_INITIALIZER; /* pool_busy reached 0 */
+static pthread_t pool_th[POOL_MAX];
+static tt_sim_worker *pool_job[POOL_MAX]; /* pool thread i's worker; NULL: idle */
+static int pool_size, pool_busy;
+
+/* An idle pool thread blocks the watchdog's signal: a poke that arrives
+ * after its launch (the handlers restored) must not reach the default
+ * action; one still pending is dropped before the next job. */
+static void *pool_main(void *arg)
+{
+    int i = (int)(intptr_t)arg;
+    sigset_t tmo;
+    sigemptyset(&tmo);
+    sigaddset(&tmo, TT_SIM_TIMEOUT_SIGNAL);
+    pthread_sigmask(SIG_BLOCK, &tmo, NULL);
+    pthread_mutex_lock(&pool_mu);
+    for (;;) {
+        while (!pool_job[i])
+            pthread_cond_wait(&pool_work, &pool_mu);
+        tt_sim_worker *w = pool_job[i];
+        pthread_mutex_unlock(&pool_mu);
+        const struct timespec now = {0, 0};
+        while (sigtimedwait(&tmo, NULL, &now) > 0)
+            ;
+        pthread_sigmask(SIG_UNBLOCK, &tmo, NULL);
+        worker_main(w);
+        pthread_sigmask(SIG_BLOCK, &tmo, NULL);
+        pthread_mutex_lock(&pool_mu);
+        pool_job[i] = NULL;
+        if (--pool_busy == 0)
+            pthread_cond_signal(&pool_done);
+    }
+    return NULL;
+}
+
+/* Runs ws[0..n) on pool threads (creating what is missing) and returns how
+ * many run; the others take no blocks (blocks are taken, not assigned). */
+static int pool_start(tt_sim_worker *ws, int n)
+{
+    pthread_mutex_lock(&pool_mu);
+    int i = 0;
+    for (; i < n; i++) {
+        if (i == pool_size) {
+            if (i == POOL_MAX || pthread_create(&pool_th[i], NULL, pool_main, (void *)(intptr_t)i) != 0)
+                break;
+            pool_size++;
+        }
+        ws[i].os_thread = pool_th[i];
+        pool_job[i] = &ws[i];
+    }
+    pool_busy = i;
+    pthread_cond_broadcast(&pool_work);
+    pthread_mutex_unlock(&pool_mu);
+    return i;
+}
+
+static void pool_wait(void)
+{
+    pthread_mutex_lock(&pool_mu);
+    while (pool_busy)
+        pthread_cond_wait(&pool_done, &pool_mu);
+    pthread_mutex_unlock(&pool_mu);
+}
+
+/* The watchdog: while a launch is armed and past its deadline, records the
+ * timeout and pokes every running worker every 50 ms until it is disarmed
+ * (disarming under wd_mu: afterwards it touches the launch no more). */
+static pthread_mutex_t wd_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wd_cv;      /* CLOCK_MONOTONIC: made with the thread */
+static int wd_started;
+static tt_sim_run *wd_launch;     /* armed launch, or NULL */
+static struct timespec wd_deadline;
+
+static void add_ns(struct timespec *t, long ns)
+{
+    t->tv_nsec += ns % 1000000000L;
+    t->tv_sec += ns / 1000000000L;
+    if (t->tv_nsec >= 1000000000L) {
+        t->tv_sec++;
+        t->tv_nsec -= 1000000000L;
+    }
+}
 
 static void *watchdog_main(void *arg)
 {
-    watchdog *wd = arg;
-    pthread_mutex_lock(&wd->mu);
-    while (!wd->done) {
-        if (pthread_cond_timedwait(&wd->cv, &wd->mu, &wd->deadline) == ETIMEDOUT && !wd->done) {
-            tt_sim_run *L = wd->L;
-            char msg[256];
-            snprintf(msg, sizeof msg, "the launch ran longer than %.3g s (infinite loop, or a "
-                     "spin-wait on another block?)", L->cfg->timeout_s);
-            tt_sim_record_failure(L, TT_SIM_ERR_TIMEOUT, NULL, 0, NULL, NULL, msg);
-            for (int i = 0; i < L->nworkers; i++)
-                pthread_kill(L->workers[i].os_thread, TT_SIM_TIMEOUT_SIGNAL);
-            /* keep poking until everyone has left its kernel */
-            wd->deadline.tv_nsec += 50 * 1000000L;
-            if (wd->deadline.tv_nsec >= 1000000000L) {
-                wd->deadline.tv_sec++;
-                wd->deadline.tv_nsec -= 1000000000L;
-            }
+    (void)arg;
+    pthread_mutex_lock(&wd_mu);
+    for (;;) {
+        if (!wd_launch) {
+            pthread_cond_wait(&wd_cv, &wd_mu);
+            continue;
         }
+        if (pthread_cond_timedwait(&wd_cv, &wd_mu, &wd_deadline) != ETIMEDOUT || !wd_launch)
+            continue;
+        tt_sim_run *L = wd_launch;
+        char msg[256];
+        snprintf(msg, sizeof msg, "the launch ran longer than %.3g s (infinite loop, or a "
+                 "spin-wait on another block?)", L->cfg->timeout_s);
+        tt_sim_record_failure(L, TT_SIM_ERR_TIMEOUT, NULL, 0, NULL, NULL, msg);
+        for (int i = 0; i < L->nrunning; i++)
+            pthread_kill(L->workers[i].os_thread, TT_SIM_TIMEOUT_SIGNAL);
+        /* keep poking until everyone has left its kernel */
+        add_ns(&wd_deadline, 50 * 1000000L);
     }
-    pthread_mutex_unlock(&wd->mu);
     return NULL;
+}
+
+/* Arms the watchdog for L (timeout_s > 0); returns 0 when it could not. */
+static int watchdog_arm(tt_sim_run *L)
+{
+    pthread_mutex_lock(&wd_mu);
+    if (!wd_started) {
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_init(&wd_cv, &ca);
+        pthread_condattr_destroy(&ca);
+        pthread_t t;
+        wd_started = pthread_create(&t, NULL, watchdog_main, NULL) == 0;
+        if (!wd_started)
+            pthread_cond_destroy(&wd_cv);
+    }
+    if (wd_started) {
+        clock_gettime(CLOCK_MONOTONIC, &wd_deadline);
+        double t = L->cfg->timeout_s;
+        add_ns(&wd_deadline, (long)((t - (double)(time_t)t) * 1e9));
+        wd_deadline.tv_sec += (time_t)t;
+        wd_launch = L;
+        pthread_cond_signal(&wd_cv);
+    }
+    int armed = wd_started;
+    pthread_mutex_unlock(&wd_mu);
+    return armed;
+}
+
+static void watchdog_disarm(void)
+{
+    pthread_mutex_lock(&wd_mu);
+    wd_launch = NULL;
+    if (wd_started)
+        pthread_cond_signal(&wd_cv);
+    pthread_mutex_unlock(&wd_mu);
 }
 
 static int online_cpus(void)
@@ -369,57 +489,16 @@ static tt_sim_result run_schedule(const tt_sim_kernel *k, int batched, const tt_
     }
 
     install_handlers(&L);
-    watchdog wd;
-    pthread_t wdt;
-    int have_wd = 0;
-    memset(&wd, 0, sizeof wd);
-    if (cfg->timeout_s > 0) {
-        pthread_mutex_init(&wd.mu, NULL);
-        pthread_condattr_t ca;
-        pthread_condattr_init(&ca);
-        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-        pthread_cond_init(&wd.cv, &ca);
-        pthread_condattr_destroy(&ca);
-        wd.L = &L;
-        clock_gettime(CLOCK_MONOTONIC, &wd.deadline);
-        double t = cfg->timeout_s;
-        wd.deadline.tv_sec += (time_t)t;
-        wd.deadline.tv_nsec += (long)((t - (double)(time_t)t) * 1e9);
-        if (wd.deadline.tv_nsec >= 1000000000L) {
-            wd.deadline.tv_sec++;
-            wd.deadline.tv_nsec -= 1000000000L;
-        }
-    }
-
-    /* worker 0 runs on the calling thread; the others on their own threads */
+    /* worker 0 runs on the calling thread; the others on pool threads */
     L.workers[0].os_thread = pthread_self();
-    pthread_t *pts = calloc((size_t)nw, sizeof *pts);
-    int started = 1;
-    for (int i = 1; i < nw; i++) {
-        if (pthread_create(&pts[i], NULL, worker_main, &L.workers[i]) != 0)
-            break;
-        L.workers[i].os_thread = pts[i];
-        started++;
-    }
-    if (cfg->timeout_s > 0)
-        have_wd = pthread_create(&wdt, NULL, watchdog_main, &wd) == 0;
+    L.nrunning = 1 + pool_start(L.workers + 1, nw - 1);
+    int armed = cfg->timeout_s > 0 && watchdog_arm(&L);
 
     worker_main(&L.workers[0]);
 
-    for (int i = 1; i < started; i++)
-        pthread_join(pts[i], NULL);
-    free(pts);
-    if (have_wd) {
-        pthread_mutex_lock(&wd.mu);
-        wd.done = 1;
-        pthread_cond_signal(&wd.cv);
-        pthread_mutex_unlock(&wd.mu);
-        pthread_join(wdt, NULL);
-    }
-    if (cfg->timeout_s > 0) {
-        pthread_mutex_destroy(&wd.mu);
-        pthread_cond_destroy(&wd.cv);
-    }
+    pool_wait();
+    if (armed)
+        watchdog_disarm();
     restore_handlers();
     if (L.failed)
         symbolize(&L);

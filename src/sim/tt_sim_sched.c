@@ -411,8 +411,10 @@ int tt_sim_worker_init(tt_sim_worker *w, tt_sim_run *L, int index)
     w->cval = calloc(n, sizeof *w->cval);
     w->cres = calloc(n, sizeof *w->cres);
     w->csrc = calloc(n, sizeof *w->csrc);
-    w->blk.chain_src = calloc((size_t)n * TT_SIM_CHAIN_SLOTS, sizeof *w->blk.chain_src);
-    w->blk.chain_mask = calloc((size_t)n * TT_SIM_CHAIN_SLOTS, sizeof *w->blk.chain_mask);
+    /* (a probe writes a step's slots before anything reads them: no zeroing,
+     * which for these sizes would cost more than a small launch) */
+    w->blk.chain_src = malloc((size_t)n * TT_SIM_CHAIN_SLOTS * sizeof *w->blk.chain_src);
+    w->blk.chain_mask = malloc((size_t)n * TT_SIM_CHAIN_SLOTS * sizeof *w->blk.chain_mask);
     w->blk.chain_wait = calloc(n, sizeof *w->blk.chain_wait);
     size_t al = k->args_align < 64 ? 64 : k->args_align;
     size_t asz = (k->args_size + al - 1) / al * al;
@@ -490,9 +492,15 @@ int tt_sim_worker_init(tt_sim_worker *w, tt_sim_run *L, int index)
     blk->shared = blk->dyn_shared - TT_SIM_STATIC_SHARED_MAX;
     w->arena_bytes = TT_SIM_STATIC_SHARED_MAX + dyn;
     if (cfg->race_check) {
-        w->shadow = calloc(w->arena_bytes / 4, sizeof *w->shadow);
-        if (!w->shadow)
+        /* fresh zero pages: only the words a kernel's arrays cover are ever
+         * touched (a calloc would clear all of it, every launch) */
+        w->shadow_bytes = w->arena_bytes / 4 * sizeof *w->shadow;
+        w->shadow = mmap(NULL, w->shadow_bytes, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (w->shadow == MAP_FAILED) {
+            w->shadow = NULL;
             return -1;
+        }
     }
     return 0;
 }
@@ -511,7 +519,8 @@ void tt_sim_worker_fini(tt_sim_worker *w)
     free(w->blk.chain_src);
     free(w->blk.chain_mask);
     free(w->blk.chain_wait);
-    free(w->shadow);
+    if (w->shadow)
+        munmap(w->shadow, w->shadow_bytes);
     tt_sim_co_fini(w);
     tt_sim_stack_pool_put(w->all_stacks, w->nstacks, w->L->cfg->stack_size);
     free(w->all_stacks);

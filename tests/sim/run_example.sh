@@ -6,7 +6,7 @@ set -euo pipefail
 prep=$1 inc=$2 lib=$3 ex=$4 work=$5
 mkdir -p "$work"
 "$prep" "$ex/block_sum.hip" "$work/block_sum.prep.hip"
-c++ -O1 -g -std=c++17 -I"$inc" -I"$work" -DKERNEL='"block_sum.prep.hip"' \
+c++ -O1 -g -std=gnu++20 -I"$inc" -I"$work" -DKERNEL='"block_sum.prep.hip"' \
     "$ex/harness.cpp" "$lib" -lpthread -o "$work/harness"
 out=$("$work/harness")
 echo "$out"

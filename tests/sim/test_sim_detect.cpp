@@ -166,6 +166,18 @@ Test(detect, timeout_stops_a_spinning_kernel)
     cfg.threads = 2;
     tt_sim_result r = TT_SIM_LAUNCH(spin, cfg, flag);
     cr_assert_eq(r.status, TT_SIM_ERR_TIMEOUT, "%s", r.message);
+    // the OS threads and the watchdog outlive launches: after a timeout the
+    // next launches run normally, and a late poke of the watchdog reaches
+    // no one (a default SIGUSR2 would end the process)
+    int *out = (int *)tt_sim_alloc(64 * 32 * sizeof(int));
+    cfg = sim_cfg(64, 32, 32);
+    cfg.threads = 3;
+    cfg.timeout_s = 5;
+    for (int i = 0; i < 20; i++) {
+        r = TT_SIM_LAUNCH(trapper, cfg, out);
+        cr_assert_eq(r.status, TT_SIM_ERR_TRAP, "launch %d: %s", i, r.message);
+    }
+    tt_sim_free(out);
     tt_sim_free(flag);
 }
 

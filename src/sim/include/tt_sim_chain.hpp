@@ -62,7 +62,7 @@ void chain_fuse(const void *opp, uint64_t *vals, const int16_t *src, size_t stri
 // per site, so equal keys mean equal ops); 0 for a chain it cannot fuse.
 inline uint64_t chain_key(const tt_sim_chain_rec &r)
 {
-    return r.fusable ? (uint64_t)(uintptr_t)r.site ^ ((uint64_t)r.n << 56) : 0;
+    return r.fusable ? (uint64_t)(uintptr_t)r.site ^ ((uint64_t)r.n << 48) : 0;
 }
 
 #if TT_SIM_COROUTINES

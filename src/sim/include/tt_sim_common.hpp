@@ -2,11 +2,13 @@
 //
 // Included by tt_sim_cuda.h and tt_sim_hip.h only, after they define
 // TT_SIM_DIALECT_CUDA or TT_SIM_DIALECT_HIP.  Everything here is header-only
-// C++17; the runtime it calls is declared in tt_sim_device.h.
+// C++17 (C++20 adds coroutine kernels, tt_sim_co.hpp); the runtime it calls
+// is declared in tt_sim_device.h.
 //
 // Kernel code runs as ordinary C++ on fibers: threadIdx & co. read the
-// running fiber's state; barriers and warp collectives call the runtime,
-// which switches fibers.  Unsupported constructs (inline PTX, wmma, grid
+// running thread's state; barriers and warp collectives call the runtime,
+// which switches fibers.  A kernel that tt_sim_prepare_source made a
+// coroutine awaits them instead (tt_sim_co.hpp).  Unsupported constructs (inline PTX, wmma, grid
 // sync) fail the BUILD with a message naming them.
 #ifndef TT_SIM_COMMON_HPP
 #define TT_SIM_COMMON_HPP
@@ -400,14 +402,19 @@ uint32_t pack_run(void *p, tt_sim_thread *threads, const uint32_t *order, uint32
     }
     // forward schedule: positions are linear ids.  One row (fixed y, z) at a
     // time: y and z come from the record once, x counts (nothing else writes
-    // tt_sim_tid while threads run as calls).
+    // tt_sim_tid while threads run as calls); the record pointer steps along.
     const uint32_t bx = tt_sim_blk->block_dim.x;
+    tt_sim_thread *t = threads + pos;
     while (pos < *end) {
-        tt_sim_tid = threads[pos].tid;
-        for (uint32_t x = tt_sim_tid.x; x < bx && pos < *end; x++, pos++) {
-            tt_sim_tid.x = x;
-            tt_sim_cur = threads + pos;
+        tt_sim_tid = t->tid;
+        for (uint32_t x = tt_sim_tid.x;;) {
+            tt_sim_cur = t;
             std::apply(k->call, k->args);
+            t++;
+            pos++;
+            if (++x == bx || pos >= *end)
+                break;
+            tt_sim_tid.x = x;
         }
     }
     return pos;
