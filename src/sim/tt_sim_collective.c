@@ -365,9 +365,6 @@ static __attribute__((noinline)) void coll_note_site(tt_sim_warp *wp, const tt_s
         wp->coll_mixed = 1;
 }
 
-/* Inlined into its two callers so that each ends in block_fast's tail-called
- * switch: the resumed lane lands in the kernel, not in a runtime frame whose
- * return the predictor cannot know. */
 /* Books the running thread t's arrival at a collective; the last live lane
  * of its warp to block completes it.  The caller then blocks t (fibers) or
  * suspends it (coroutines). */
@@ -397,6 +394,9 @@ coll_arrive(tt_sim_worker *w, tt_sim_thread *t, const tt_sim_site *site, int kin
         tt_sim_resolve_warp(w, wp);
 }
 
+/* Inlined into its two callers so that each ends in block_fast's tail-called
+ * switch: the resumed lane lands in the kernel, not in a runtime frame whose
+ * return the predictor cannot know. */
 static inline __attribute__((always_inline)) uint64_t
 collective_block(const tt_sim_site *site, int kind, int has_mask, uint64_t mask, uint64_t value,
                 int32_t src, int pred, int *pred_out)
