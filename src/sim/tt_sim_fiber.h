@@ -41,6 +41,7 @@ typedef struct tt_sim_stack {
     char *hi;
     void *asan_fake;          /* ASan fake-stack handle while suspended */
     size_t color;             /* bytes left unused at the top (see tt_sim_stack_map) */
+    size_t size;              /* the usable size asked for (the pool's key) */
     struct tt_sim_stack *next_free;
 } __attribute__((aligned(64))) tt_sim_stack;
 
