@@ -106,15 +106,6 @@ __attribute__((noinline, cold, noreturn)) void tt_sim_co_needs_fibers(tt_sim_wor
 
 /* ---------------------------------------------------------------- blocks */
 
-/* Makes t, at schedule position q, the running thread. */
-static inline void enter(tt_sim_worker *w, tt_sim_thread *t, uint32_t q)
-{
-    t->state = TT_T_RUNNING;
-    tt_sim_cur = t;
-    tt_sim_tid = t->tid;
-    w->cur_pos = q;
-}
-
 /* Runs the block set up in w until every thread has finished. */
 static void run_block(tt_sim_worker *w, const tt_sim_kernel *k, void (*resume)(void *))
 {
@@ -127,7 +118,7 @@ static void run_block(tt_sim_worker *w, const tt_sim_kernel *k, void (*resume)(v
              * arrived is released; after the last one, the first */
             q = cur + 1 < n ? cur + 1 : 0;
             t = &w->threads[w->order[q]];
-            enter(w, t, q);
+            make_running(w, q, t);
             resume(t->co_frame);
         } else {
             q = cur + 1;
@@ -141,11 +132,11 @@ static void run_block(tt_sim_worker *w, const tt_sim_kernel *k, void (*resume)(v
             if (q >= w->next_unstarted) {
                 w->next_unstarted = q + 1;
                 t = &w->threads[w->order[q]];
-                enter(w, t, q);
+                make_running(w, q, t);
                 k->invoke(w->args);
             } else {
                 t = take_ready(w, q);
-                enter(w, t, q);
+                make_running(w, q, t);
                 resume(t->co_frame);
             }
         }

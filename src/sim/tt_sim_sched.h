@@ -196,6 +196,16 @@ static inline void prefetch_ahead(const tt_sim_worker *w, uint32_t q)
     __builtin_prefetch(&w->cres[t1->linear]);
 }
 
+/* Makes t, at schedule position q, the running thread (fibers and
+ * coroutines alike; a fiber also needs its stack, below). */
+static inline void make_running(tt_sim_worker *w, uint32_t q, tt_sim_thread *t)
+{
+    t->state = TT_T_RUNNING;
+    tt_sim_cur = t;
+    tt_sim_tid = t->tid;
+    w->cur_pos = q;
+}
+
 /* Makes `next` (released, at schedule position q) the running thread and
  * returns its stack, which the caller then switches to, passing
  * resume_value().  The stack comes from the worker's per-position array:
@@ -203,10 +213,7 @@ static inline void prefetch_ahead(const tt_sim_worker *w, uint32_t q)
 static inline tt_sim_stack *prepare_resume_at(tt_sim_worker *w, uint32_t q, tt_sim_thread *next)
 {
     tt_sim_stack *ns = w->pos_stack[q];
-    next->state = TT_T_RUNNING;
-    tt_sim_cur = next;
-    tt_sim_tid = next->tid;
-    w->cur_pos = q;
+    make_running(w, q, next);
     w->cur_stack = ns;
     return ns;
 }

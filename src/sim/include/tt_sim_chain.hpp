@@ -77,11 +77,17 @@ struct shfl_step {
     int32_t src;
 };
 
+// The shuffle s of the bits u, blocking (fibers).
+inline uint64_t shfl_step_raw(const shfl_step &s, uint64_t u)
+{
+    return tt_sim_shfl(s.site, s.has_mask, s.mask, u, s.src);
+}
+
 // x = op(x, the shuffle s of x), blocking (fibers).
 template <class T, class F> T shfl_step_run(T x, const shfl_step &s, F op)
 {
     if constexpr (chain_ok<T>())
-        return op(x, chain_dec<T>(tt_sim_shfl(s.site, s.has_mask, s.mask, chain_enc<T>(x), s.src)));
+        return op(x, chain_dec<T>(shfl_step_raw(s, chain_enc<T>(x))));
     else
         return x; // never runs: the prepared code tests chain_ok first
 }
@@ -108,10 +114,12 @@ public:
         tt_sim_chain_probe_rec = &rec_;
     }
     ~chain_probe() { tt_sim_chain_probe_rec = nullptr; }
-    // step k's _sync mask (recorded only with one)
-    uint64_t step_mask(uint32_t k) const { return rec_.has_mask ? rec_.mask[k * rec_.stride] : 0; }
-    // step k's source lane
-    int32_t step_src(uint32_t k) const { return rec_.src[k * rec_.stride]; }
+    // recorded step k (its _sync mask is recorded only with one)
+    shfl_step step(uint32_t k) const
+    {
+        return shfl_step{rec_.site, rec_.has_mask, rec_.has_mask ? rec_.mask[k * rec_.stride] : 0,
+                         rec_.src[k * rec_.stride]};
+    }
     // every step recorded: run() may go on
     bool complete()
     {
@@ -129,10 +137,9 @@ public:
     {
         chain_probe p;
         call();
-        const tt_sim_chain_rec &r = p.rec_;
-        if (!p.complete() || r.n != 1)
+        if (!p.complete() || p.rec_.n != 1)
             tt_sim_fail(TT_SIM_ERR_TRAP, __FILE__, __LINE__, "internal: a chain step did not record one shuffle");
-        return shfl_step{r.site, r.has_mask, p.step_mask(0), p.step_src(0)};
+        return p.step(0);
     }
     chain_probe(const chain_probe &) = delete;
     chain_probe &operator=(const chain_probe &) = delete;
@@ -153,14 +160,14 @@ public:
             tt_sim_chain_wait *cw = &tt_sim_blk->chain_wait[tt_sim_cur->linear];
             cw->key = chain_key(r);
             cw->chain = tt_sim_chain{&rec_, &chain_fuse<T, F>, &op};
-            uint64_t u = tt_sim_shfl(r.site, r.has_mask, step_mask(0), chain_enc<T>(x), step_src(0));
+            uint64_t u = shfl_step_raw(step(0), chain_enc<T>(x));
             bool fused = cw->key == 1; // tt_sim_cur is this lane again
             cw->key = 0;
             if (fused)
                 return chain_dec<T>(u);
             x = op(x, chain_dec<T>(u));
             for (uint32_t k = 1; k < r.n; k++)
-                x = op(x, chain_dec<T>(tt_sim_shfl(r.site, r.has_mask, step_mask(k), chain_enc<T>(x), step_src(k))));
+                x = op(x, chain_dec<T>(shfl_step_raw(step(k), chain_enc<T>(x))));
         }
         return x;
     }

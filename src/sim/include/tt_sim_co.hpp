@@ -68,6 +68,23 @@ struct co_barrier {
     }
 };
 
+// The shuffle of one recorded step, awaited: arrive() books it and returns
+// false (the thread suspends), or on fibers makes it and returns true;
+// raw() is the shuffled bits once the thread goes on.
+struct co_shfl_await {
+    uint64_t u;
+    bool arrive(const shfl_step &s, uint64_t x) noexcept
+    {
+        if (!tt_sim_blk->co) {
+            u = shfl_step_raw(s, x);
+            return true;
+        }
+        tt_sim_co_shfl(s.site, s.has_mask, s.mask, x, s.src);
+        return false;
+    }
+    uint64_t raw() const noexcept { return tt_sim_blk->co ? tt_sim_blk->co_res[tt_sim_cur->linear] : u; }
+};
+
 // Step k of a recorded chain (chain_probe::co_step): what chain_probe::run
 // does shuffle by shuffle, one await per step.  Step 0 carries the chain:
 // when the runtime fused the whole warp's chains, its result is the final
@@ -77,7 +94,7 @@ template <class T, class F> struct co_chain_step {
     T x;
     F op;
     uint32_t k;
-    uint64_t u;
+    co_shfl_await sh;
     bool await_ready() noexcept
     {
         if constexpr (chain_ok<T>()) {
@@ -87,13 +104,7 @@ template <class T, class F> struct co_chain_step {
                 cw->key = chain_key(r);
                 cw->chain = tt_sim_chain{&p->rec_, &chain_fuse<T, F>, &op};
             }
-            uint64_t m = p->step_mask(k);
-            if (!tt_sim_blk->co) {
-                u = tt_sim_shfl(r.site, r.has_mask, m, chain_enc<T>(x), p->step_src(k));
-                return true;
-            }
-            tt_sim_co_shfl(r.site, r.has_mask, m, chain_enc<T>(x), p->step_src(k));
-            return false;
+            return sh.arrive(p->step(k), chain_enc<T>(x));
         } else {
             return true; // never runs: the prepared code tests chain_ok first
         }
@@ -102,8 +113,7 @@ template <class T, class F> struct co_chain_step {
     T await_resume() noexcept
     {
         if constexpr (chain_ok<T>()) {
-            if (tt_sim_blk->co)
-                u = tt_sim_blk->co_res[tt_sim_cur->linear];
+            uint64_t u = sh.raw();
             if (k == 0 && p->rec_.n > 1) {
                 tt_sim_chain_wait *cw = &tt_sim_blk->chain_wait[tt_sim_cur->linear];
                 bool fused = cw->key == 1;
@@ -125,40 +135,31 @@ template <class T, class F> struct co_shfl_step {
     T x;
     shfl_step s;
     F op;
-    T r;
+    co_shfl_await sh;
     bool await_ready() noexcept
     {
-        if constexpr (chain_ok<T>()) {
-            if (!tt_sim_blk->co) {
-                r = shfl_step_run(x, s, op);
-                return true;
-            }
-            tt_sim_co_shfl(s.site, s.has_mask, s.mask, chain_enc<T>(x), s.src);
-            return false;
-        } else {
+        if constexpr (chain_ok<T>())
+            return sh.arrive(s, chain_enc<T>(x));
+        else
             return true; // never runs: the prepared code tests chain_ok first
-        }
     }
     void await_suspend(std::coroutine_handle<> h) noexcept { co_suspending(h); }
     T await_resume() noexcept
     {
-        if constexpr (chain_ok<T>()) {
-            if (tt_sim_blk->co)
-                return op(x, chain_dec<T>(tt_sim_blk->co_res[tt_sim_cur->linear]));
-            return r;
-        } else {
+        if constexpr (chain_ok<T>())
+            return op(x, chain_dec<T>(sh.raw()));
+        else
             return x;
-        }
     }
 };
 template <class T, class F> co_shfl_step<T, F> co_step1(T x, const shfl_step &s, F op)
 {
-    return co_shfl_step<T, F>{x, s, op, x};
+    return co_shfl_step<T, F>{x, s, op, {0}};
 }
 
 template <class T, class F> co_chain_step<T, F> chain_probe::co_step(T x, F op, uint32_t k)
 {
-    return co_chain_step<T, F>{this, x, op, k, 0};
+    return co_chain_step<T, F>{this, x, op, k, {0}};
 }
 
 #define TT_SIM_CO_KERNEL ::tt_sim::co_task
