@@ -227,11 +227,10 @@ int tt_sim_syncthreads(const tt_sim_site *site, int kind, int pred)
         t->wait_site = site;
         wp->blocked++;
         w->bar_waiting = bw + 1;
-        tt_sim_stack *mine = w->cur_stack;
-        tt_sim_thread *next = take_ready(w, q);
-        prefetch_ahead(w, q);
-        uint64_t v = resume_value(w, next);
-        return tt_sim_switch_ret_i(mine, prepare_resume_at(w, q, next), v);
+        tt_sim_stack *mine = w->cur_stack, *ns;
+        uint64_t v;
+        ns = hand_over(w, q, &v);
+        return tt_sim_switch_ret_i(mine, ns, v);
     }
 #endif
     return syncthreads_slow(site, kind, pred);

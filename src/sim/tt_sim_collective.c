@@ -455,11 +455,10 @@ uint64_t tt_sim_collective(const tt_sim_site *site, int kind, int has_mask, uint
         w->csrc[me] = src;
         wp->ncoll = nc + 1;
         wp->blocked++;
-        tt_sim_stack *mine = w->cur_stack;
-        tt_sim_thread *next = take_ready(w, q);
-        prefetch_ahead(w, q);
-        uint64_t v = resume_value(w, next);
-        return tt_sim_switch_ret(mine, prepare_resume_at(w, q, next), v);
+        tt_sim_stack *mine = w->cur_stack, *ns;
+        uint64_t v;
+        ns = hand_over(w, q, &v);
+        return tt_sim_switch_ret(mine, ns, v);
     }
 #endif
     return collective_slow(site, kind, has_mask, mask, value, src, pred, pred_out);
@@ -502,11 +501,10 @@ uint64_t tt_sim_shfl(const tt_sim_site *site, int has_mask, uint64_t mask, uint6
         set_wait(t, TT_T_COLL, TT_SIM_COLL_SHFL, has_mask != 0, 0);
         wp->ncoll++;
         wp->blocked++;
-        tt_sim_stack *mine = w->cur_stack;
-        tt_sim_thread *next = take_ready(w, q);
-        prefetch_ahead(w, q);
-        uint64_t v = resume_value(w, next);
-        return tt_sim_switch_ret(mine, prepare_resume_at(w, q, next), v);
+        tt_sim_stack *mine = w->cur_stack, *ns;
+        uint64_t v;
+        ns = hand_over(w, q, &v);
+        return tt_sim_switch_ret(mine, ns, v);
     }
     return shfl_slow(t, has_mask);
 #else

@@ -218,6 +218,18 @@ static inline tt_sim_stack *prepare_resume_at(tt_sim_worker *w, uint32_t q, tt_s
     return ns;
 }
 
+/* The fast paths' hand-over to the released thread at position q, the
+ * running one's successor: takes it, prefetches the threads after it and
+ * makes it the running thread; returns its stack, its resume value in *v. */
+static inline __attribute__((always_inline)) tt_sim_stack *hand_over(tt_sim_worker *w, uint32_t q,
+                                                                     uint64_t *v)
+{
+    tt_sim_thread *next = take_ready(w, q);
+    prefetch_ahead(w, q);
+    *v = resume_value(w, next);
+    return prepare_resume_at(w, q, next);
+}
+
 static inline tt_sim_stack *prepare_resume(tt_sim_worker *w, tt_sim_thread *next)
 {
     return prepare_resume_at(w, next->pos, next);
