@@ -1,10 +1,11 @@
 // sim_bench.cpp — micro-benchmarks of the SIMT CPU executor (run by bench/sim).
 // Each figure is printed beside a native serial C++ baseline measured in the
 // same run.  The kernels are bench/micro.hip and bench/reduce.hip after
-// tt_sim_prepare_source, as `tiletrans check` runs them (coroutine kernels,
-// fused shuffle chains); the reduction also runs on fibers
-// (cfg.coroutines = 0), and written here in the prepared form without
-// chains (one collective per shuffle, fibers).
+// tt_sim_prepare_source, as `tiletrans check` runs them (region kernels,
+// coroutine kernels, fused shuffle chains); the reduction also runs as
+// coroutines (cfg.regions = 0), on fibers (cfg.coroutines = 0), and
+// written here in the prepared form without chains (one collective per
+// shuffle, fibers).
 #define TT_SIM_WARP 64
 #include "tt_sim_hip.h"
 
@@ -69,6 +70,7 @@ int main(int argc, char **argv)
     cfg.warp = 64;
     cfg.threads = threads;
     cfg.block.x = 256;
+    cfg.regions = 1; // as `tiletrans check` runs kernels (it falls back when a launch needs to)
     volatile float sink = 0;
     printf("tt_sim bench: warp 64, 256-thread blocks, %d OS thread(s) (0 = all cores); default "
            "detection settings unless noted\n", threads);
@@ -164,6 +166,10 @@ int main(int argc, char **argv)
     fast.race_check = 0;
     reduction("1M shuffle reduction, race check off: ms",
               [&] { return TT_SIM_LAUNCH(reduce_prepared, fast, a, out, n); });
+    tt_sim_config co = cfg;
+    co.regions = 0;
+    reduction("1M shuffle reduction, coroutines: ms",
+              [&] { return TT_SIM_LAUNCH(reduce_prepared, co, a, out, n); });
     tt_sim_config fibers = cfg;
     fibers.coroutines = 0;
     reduction("1M shuffle reduction, fibers: ms",

@@ -148,7 +148,8 @@ static const char k_sim_config[] =
   "  cfg.nschedules = 1;\n"
   "  cfg.seed = std::strtoull(argv[12], 0, 10);\n"
   "  cfg.timeout_s = std::strtod(argv[13], 0);\n"
-  "  cfg.threads = 1; /* deterministic: checks run in parallel instead (-j) */\n";
+  "  cfg.threads = 1; /* deterministic: checks run in parallel instead (-j) */\n"
+  "  cfg.regions = 1; /* region kernels: the retry below falls back */\n";
 
 char *tt_check_harness_text(const tt_check_spec *spec, tt_check_side_sem sem, int warp,
                             const char *kernel_include) {
@@ -186,9 +187,14 @@ char *tt_check_harness_text(const tt_check_spec *spec, tt_check_side_sem sem, in
   sb_printf(&b, "    cfg.schedules[0] = sched[si];\n    r = TT_SIM_LAUNCH(%s, cfg", spec->kernel);
   for (size_t i = 0; i < spec->nargs; i++)
     sb_printf(&b, spec->args[i].is_buffer ? ", tt_check::buf{b%zu}" : ", s%zu", i);
-  /* A coroutine kernel whose barrier or collective sits in a function it calls
-   * cannot run as a coroutine: the same schedule runs again on fibers. */
-  sb_printf(&b, ");\n    if (r.status == TT_SIM_ERR_NEEDS_FIBERS && cfg.coroutines) {\n"
+  /* A region kernel that meets what only a coroutine runs exactly (lanes of a
+   * warp at different chains) runs that schedule again as a coroutine; a
+   * coroutine kernel whose barrier or collective sits in a function it calls
+   * cannot run as a coroutine: the same schedule runs again on fibers.  The
+   * buffers are copied in again at the top of the loop. */
+  sb_printf(&b, ");\n    if (r.status == TT_SIM_ERR_NEEDS_COROUTINES && cfg.regions) {\n"
+                "      cfg.regions = 0;\n      si--;\n      continue;\n    }\n");
+  sb_printf(&b, "    if (r.status == TT_SIM_ERR_NEEDS_FIBERS && cfg.coroutines) {\n"
                 "      cfg.coroutines = 0;\n      si--;\n      continue;\n    }\n");
   sb_printf(&b, "    r.schedule = sched[si];\n    if (r.status != TT_SIM_OK) break;\n");
   /* Outputs first, then the result file: its presence means the outputs are whole. */

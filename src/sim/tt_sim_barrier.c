@@ -250,3 +250,15 @@ void tt_sim_co_barrier(const tt_sim_site *site, int kind, int pred)
     }
     bar_arrive(w, tt_sim_cur, site, kind, pred);
 }
+
+/* ---------------------------------------------------------------- regions */
+
+/* A region kernel's __syncthreads(): every thread of the block has run the
+ * loop before it (tt_sim_device.h). */
+void tt_sim_rg_barrier(void)
+{
+    tt_sim_worker *w = tt_sim_self_worker;
+    if (UNLIKELY(atomic_load_explicit(&w->L->abort, memory_order_relaxed)))
+        tt_sim_escape(w);
+    w->epoch++; /* a new race-check interval begins */
+}

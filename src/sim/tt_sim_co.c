@@ -104,12 +104,57 @@ __attribute__((noinline, cold, noreturn)) void tt_sim_co_needs_fibers(tt_sim_wor
     tt_sim_fail_thread(w, tt_sim_cur, TT_SIM_ERR_NEEDS_FIBERS, site, msg);
 }
 
+__attribute__((noinline, cold, noreturn)) void tt_sim_rg_bail(const tt_sim_site *site,
+                                                              const char *why)
+{
+    tt_sim_worker *w = tt_sim_self_worker;
+    char msg[1024], where[512] = "";
+    if (site)
+        snprintf(where, sizeof where, " (%s at %s:%d)", site->what, site->file, site->line);
+    snprintf(msg, sizeof msg,
+             "kernel %s runs as a region kernel (loops over its threads between barriers and "
+             "chains), but %s%s; run the launch again with cfg.regions = 0 (`tiletrans check` "
+             "does so by itself)",
+             w->L->k->name ? w->L->k->name : "?", why, where);
+    tt_sim_fail_thread(w, tt_sim_cur, TT_SIM_ERR_NEEDS_COROUTINES, site, msg);
+}
+
 /* ---------------------------------------------------------------- blocks */
+
+/* Offers the block to the region form of the kernel: starts the thread at
+ * position 0, whose kernel (when tt_sim_prepare_source gave it a region
+ * form) runs the whole block and returns with blk.rg = 2.  Returns 1 then;
+ * otherwise the thread ran as a coroutine (and no later block is offered):
+ * returns 0 with that thread started, finished or suspended. */
+static int run_region(tt_sim_worker *w, const tt_sim_kernel *k)
+{
+    tt_sim_thread *t = &w->threads[w->order[0]];
+    w->blk.rg = 1;
+    w->next_unstarted = 1;
+    make_running(w, 0, t);
+    k->invoke(w->args);
+    int taken = w->blk.rg == 2;
+    w->blk.rg = 0;
+    if (taken) {
+        w->live = 0;
+        w->next_unstarted = w->blk.nthreads;
+        return 1;
+    }
+    w->rg_try = 0;
+    if (t->state == TT_T_RUNNING) /* it returned: finished */
+        thread_exit(w, t);
+    return 0;
+}
 
 /* Runs the block set up in w until every thread has finished. */
 static void run_block(tt_sim_worker *w, const tt_sim_kernel *k, void (*resume)(void *))
 {
     uint32_t n = w->blk.nthreads, cur = n - 1; /* pick_next(cur) starts at position 0 */
+    if (w->rg_try) {
+        if (run_region(w, k))
+            return;
+        cur = 0;
+    }
     for (;;) {
         uint32_t q;
         tt_sim_thread *t;

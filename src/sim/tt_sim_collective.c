@@ -527,3 +527,43 @@ void tt_sim_co_shfl(const tt_sim_site *site, int has_mask, uint64_t mask, uint64
 /* ------------------------------------------------------------ shuffle chains */
 
 __thread tt_sim_chain_rec *tt_sim_chain_probe_rec;
+
+/* ---------------------------------------------------------------- regions */
+
+/* A region kernel's chain (tt_sim_device.h): per warp, what fuse_chain does
+ * when the warp's last lane arrives, with every lane's arrival (key, value,
+ * site) already written by the loop before. */
+void tt_sim_rg_chain(void (*fuse)(const void *op, uint64_t *vals, const int16_t *src, size_t stride,
+                                  uint32_t n, uint32_t nl, tt_sim_chain_inactive_fn inactive,
+                                  void *ctx),
+                     const void *op)
+{
+    tt_sim_worker *w = tt_sim_self_worker;
+    if (UNLIKELY(atomic_load_explicit(&w->L->abort, memory_order_relaxed)))
+        tt_sim_escape(w);
+    tt_sim_chain_wait *cw = w->blk.chain_wait;
+    for (uint32_t i = 0; i < w->nwarps; i++) {
+        tt_sim_warp *wp = &w->warps[i];
+        uint32_t first = wp->first, nl = wp->nlanes;
+        uint64_t key = cw[first].key;
+        uint32_t l = 1;
+        while (l < nl && cw[first + l].key == key)
+            l++;
+        if (UNLIKELY(l < nl)) {
+            tt_sim_cur = &w->threads[first + (key ? l : 0)];
+            tt_sim_rg_bail(w->threads[first + (key ? 0 : l)].wait_site,
+                           "only some lanes of a warp reached this chain, or took different "
+                           "steps in it");
+        }
+        if (!key)
+            continue; /* the warp did not reach the chain */
+        fuse_ctx ctx = {w, wp};
+        memcpy(w->cres + first, w->cval + first, nl * sizeof *w->cres);
+        /* (a key holds the chain's length in its top 16 bits: chain_key) */
+        fuse(op, w->cres + first, w->blk.chain_src + first, w->blk.nthreads, (uint32_t)(key >> 48),
+             nl, fuse_inactive, &ctx);
+        for (l = 0; l < nl; l++)
+            cw[first + l].key = 1;
+        wp->epoch++;
+    }
+}

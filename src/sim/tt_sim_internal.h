@@ -121,6 +121,9 @@ typedef struct tt_sim_worker {
     /* coroutine frames (tt_sim_co.c): chunks chained through their first
      * word; blk.co_next/co_end point into co_cur */
     char *co_chunks, *co_cur;
+    /* region kernels: offer each block to its first thread's region form
+     * (cleared once a kernel turns out to have none) */
+    int rg_try;
 
     /* fibers */
     tt_sim_stack os_stack;         /* the OS thread's own stack */

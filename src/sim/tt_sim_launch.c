@@ -55,6 +55,7 @@ const char *tt_sim_status_name(tt_sim_status s)
     case TT_SIM_ERR_SCHEDULE_DEPENDENT: return "schedule-dependent";
     case TT_SIM_ERR_CONFIG: return "config";
     case TT_SIM_ERR_NEEDS_FIBERS: return "needs-fibers";
+    case TT_SIM_ERR_NEEDS_COROUTINES: return "needs-coroutines";
     }
     return "unknown";
 }

@@ -32,6 +32,8 @@
  */
 #include "tt_sim_prep_chain.h"
 
+#include <stdio.h>
+
 /* Short names within this file. */
 typedef tt_sim_chain_call call;
 typedef tt_sim_chain_loop chain;
@@ -334,7 +336,15 @@ static const char co_form[] =
     "TT_SIM_CO_STEP(@X, ::tt_sim::chain_probe::one([&] { (void)(@C); }), @L); } "
     "tt_sim_cd_ = true; } if (!tt_sim_cd_) for (@H) @B }";
 
-static void put_form(sbuf *b, const toks *ts, const chain *ch, const char *form)
+/* The two halves of a chain in a kernel's region form (tt_sim_region.hpp):
+ * each thread's arrival, in the loop over the threads, and the fused run
+ * after it, on the value's per-thread array (@V its number). */
+static const char rg_arrive_form[] = "::tt_sim::rg_arrive(@X, [&] { for (@H) (void)(@C); });";
+static const char rg_chain_form[] =
+    "::tt_sim::rg_chain(tt_sim_rg_@V_, [](auto tt_sim_a_, auto tt_sim_r_) -> decltype(tt_sim_a_) "
+    "{ @O });";
+
+static void put_form(sbuf *b, const toks *ts, const chain *ch, const char *form, int v)
 {
     for (const char *f = form; *f; f++) {
         if (*f != '@') {
@@ -350,7 +360,13 @@ static void put_form(sbuf *b, const toks *ts, const chain *ch, const char *form)
         case 'C': put_tokens(b, ts, ch->c.s, ch->c.e, ch, 0); break;
         case 'O': put_combine(b, ts, ch); break;
         case 'B': put_tokens(b, ts, ch->bs, ch->be, ch, 0); break;
-        case 'L': put_form(b, ts, ch, lambda_form); break;
+        case 'L': put_form(b, ts, ch, lambda_form, v); break;
+        case 'V': {
+            char num[16];
+            snprintf(num, sizeof num, "%d", v);
+            sb_puts(b, num);
+            break;
+        }
         }
     }
 }
@@ -359,6 +375,11 @@ void tt_sim_chain_put(sbuf *b, const toks *ts, const chain *ch, int co)
 {
     size_t name = ts->v[ch->c.name].s;
     sb_newlines(b, ts->t, ts->v[ch->kw].s, name);
-    put_form(b, ts, ch, co ? co_form : chain_form);
+    put_form(b, ts, ch, co ? co_form : chain_form, 0);
     sb_newlines(b, ts->t, name, ts->v[ch->be - 1].s);
+}
+
+void tt_sim_chain_put_rg(sbuf *b, const toks *ts, const chain *ch, int var)
+{
+    put_form(b, ts, ch, var < 0 ? rg_arrive_form : rg_chain_form, var);
 }

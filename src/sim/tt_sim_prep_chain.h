@@ -43,4 +43,10 @@ int tt_sim_chain_match(const toks *ts, size_t k, tt_sim_chain_loop *ch);
  * in tt_sim.h. */
 void tt_sim_chain_put(sbuf *b, const toks *ts, const tt_sim_chain_loop *ch, int co);
 
+/* Appends a half of the loop's region form (tt_sim_region.hpp), on one
+ * line: var < 0, a thread's arrival (::tt_sim::rg_arrive); else the fused run
+ * after the loop over the threads, on the value's per-thread array
+ * tt_sim_rg_<var>_ (::tt_sim::rg_chain). */
+void tt_sim_chain_put_rg(sbuf *b, const toks *ts, const tt_sim_chain_loop *ch, int var);
+
 #endif

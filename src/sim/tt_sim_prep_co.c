@@ -36,6 +36,7 @@
 #include "tt_sim_prep_co.h"
 #include "tt_sim_prep_chain.h"
 #include "tt_sim_prep_defs.h"
+#include "tt_sim_prep_rg.h"
 
 #define NO TOK_NONE
 
@@ -52,6 +53,8 @@ typedef struct co {
     size_t nch, cch;
     unsigned char *chain_co; /* per chain: in a co kernel */
     const char **rep;        /* per token: its replacement, or NULL */
+    sbuf *rg;                /* per co kernel (d.fn order): its region form, */
+    size_t *rg_at;           /* inserted after this token (NO: none) */
     int oom;
 } co;
 
@@ -250,6 +253,14 @@ static void analyse(co *a)
         return;
     }
     decide(a);
+    a->rg = calloc(a->d.nfn + 1, sizeof *a->rg);
+    a->rg_at = malloc((a->d.nfn + 1) * sizeof *a->rg_at);
+    if (!a->rg || !a->rg_at) {
+        a->oom = 1;
+        return;
+    }
+    for (size_t k = 0; k < a->d.nfn; k++)
+        a->rg_at[k] = NO;
     size_t c = 0;
     for (size_t k = 0; k < a->d.nfn; k++) {
         const tt_sim_def *f = &a->d.fn[k];
@@ -259,8 +270,15 @@ static void analyse(co *a)
         scan_kernel(a, f, a->rep);
         while (c < a->nch && a->ch[c].kw < f->open)
             c++;
+        size_t c0 = c;
         for (; c < a->nch && a->ch[c].kw < f->close; c++)
             a->chain_co[c] = 1;
+        tt_sim_rg_kernel rk = {ts, a->pair, f->open, f->close, a->ch + c0, c - c0};
+        int got = tt_sim_rg_put(&a->rg[k], &rk, &a->rg_at[k]);
+        if (got < 0)
+            a->oom = 1;
+        if (got <= 0)
+            a->rg_at[k] = NO;
     }
     for (size_t k = 0; k < a->d.nkd; k++) {
         const tt_sim_kdecl *kd = &a->d.kd[k];
@@ -274,8 +292,16 @@ static void analyse(co *a)
 static void emit(const co *a, const char *text, size_t len, sbuf *out)
 {
     const toks *ts = a->ts;
-    size_t copied = 0, c = 0;
+    size_t copied = 0, c = 0, f = 0;
     for (size_t k = 0; k < ts->n; k++) {
+        while (f < a->d.nfn && (a->rg_at[f] == NO || a->rg_at[f] < k))
+            f++;
+        if (f < a->d.nfn && a->rg_at[f] == k) { /* a region form goes after k */
+            sb_put(out, text + copied, ts->v[k].e - copied);
+            sb_put(out, a->rg[f].p, a->rg[f].n);
+            copied = ts->v[k].e;
+            continue;
+        }
         if (c < a->nch && a->ch[c].kw == k) {
             const tt_sim_chain_loop *ch = &a->ch[c];
             size_t upto = ts->v[k].s;
@@ -321,6 +347,10 @@ int tt_sim_prep_co(const char *text, size_t len, sbuf *out)
     if (!a.oom)
         emit(&a, text, len, out);
     out->oom |= a.oom;
+    for (size_t k = 0; a.rg && k < a.d.nfn; k++)
+        free(a.rg[k].p);
+    free(a.rg);
+    free(a.rg_at);
     tt_sim_defs_free(&a.d);
     free(ts.v);
     free(pair);

@@ -437,6 +437,10 @@ int tt_sim_worker_init(tt_sim_worker *w, tt_sim_run *L, int index)
     blk->race_check = cfg->race_check;
     blk->co = L->co_resume != NULL;
     blk->co_res = w->cres;
+    blk->rg_threads = w->threads;
+    blk->rg_order = L->sched == TT_SIM_SCHED_FORWARD ? NULL : w->order;
+    blk->rg_vals = w->cval;
+    w->rg_try = blk->co && cfg->regions;
     uint32_t W = blk->warp;
     w->nwarps = (n + W - 1) / W;
     uint32_t bx = cfg->block.x, by = cfg->block.y;

@@ -1,7 +1,10 @@
 // Coroutine kernels (src/sim/tt_sim_co.c, include/tt_sim_co.hpp): every
 // kernel of kernels/co.hip is made a coroutine by tt_sim_prepare_source; each
 // test runs it as one and on fibers (cfg.coroutines = 0), in every schedule,
-// and requires the same status, source line and outputs, bit for bit.
+// and requires the same status, source line and outputs, bit for bit.  The
+// kernels that also got a region form (include/tt_sim_region.hpp) run a
+// third time with cfg.regions = 1, as `tiletrans check` runs them (again as
+// coroutines when the launch needs it), with the same requirement.
 // Built for HIP wave64 and wave32, and once more with TT_SIM_NO_COROUTINES
 // (the prepared kernels are then ordinary ones: both runs use fibers).
 #include <criterion/criterion.h>
@@ -26,29 +29,42 @@ struct outcome {
     std::vector<unsigned char> bytes;
 };
 
-// Runs launch() (which fills `buf` of `size` bytes from zero) with
-// cfg.coroutines set as asked.
-template <class L> static outcome run(void *buf, size_t size, tt_sim_config cfg, int co, L launch)
+enum mode { FIBERS, COROUTINES, REGIONS };
+
+// Runs launch() (which fills `buf` of `size` bytes from zero) in the mode
+// asked; REGIONS runs again as COROUTINES when the launch needs it, as
+// `tiletrans check` does.
+template <class L> static outcome run(void *buf, size_t size, tt_sim_config cfg, mode m, L launch)
 {
     std::memset(buf, 0, size);
-    cfg.coroutines = co;
+    cfg.coroutines = m != FIBERS;
+    cfg.regions = m == REGIONS;
     outcome o;
     o.r = launch(cfg);
+    if (m == REGIONS && o.r.status == TT_SIM_ERR_NEEDS_COROUTINES)
+        return run(buf, size, cfg, COROUTINES, launch);
     o.bytes.assign((unsigned char *)buf, (unsigned char *)buf + size);
     return o;
 }
 
-// Both ways, every schedule: the same status, line and bytes.  Returns the
-// coroutine run's outcome.
+static void same(const outcome &a, const outcome &b, const char *an, const char *bn)
+{
+    cr_assert_eq(a.r.status, b.r.status, "%s: %s\n%s: %s", an, a.r.message, bn, b.r.message);
+    cr_assert_eq(a.r.line, b.r.line, "%s: %s\n%s: %s", an, a.r.message, bn, b.r.message);
+    if (a.r.status == TT_SIM_OK)
+        cr_assert(a.bytes == b.bytes, "outputs differ between %s and %s", an, bn);
+}
+
+// All three ways, every schedule: the same status, line and bytes.  Returns
+// the coroutine run's outcome.
 template <class L> static outcome both(void *buf, size_t size, tt_sim_config cfg, L launch)
 {
     sim_all_schedules(&cfg);
-    outcome co = run(buf, size, cfg, 1, launch);
-    outcome fib = run(buf, size, cfg, 0, launch);
-    cr_assert_eq(co.r.status, fib.r.status, "coroutines: %s\nfibers: %s", co.r.message, fib.r.message);
-    cr_assert_eq(co.r.line, fib.r.line, "coroutines: %s\nfibers: %s", co.r.message, fib.r.message);
-    if (co.r.status == TT_SIM_OK)
-        cr_assert(co.bytes == fib.bytes, "outputs differ between coroutines and fibers");
+    outcome co = run(buf, size, cfg, COROUTINES, launch);
+    outcome fib = run(buf, size, cfg, FIBERS, launch);
+    outcome rg = run(buf, size, cfg, REGIONS, launch);
+    same(co, fib, "coroutines", "fibers");
+    same(rg, co, "regions", "coroutines");
     return co;
 }
 
@@ -155,8 +171,10 @@ Test(co, barrier_in_a_called_function_needs_fibers)
     const int B = 64;
     int *out = (int *)tt_sim_alloc(B * sizeof(int));
     tt_sim_config cfg = sim_cfg(1, B, TT_SIM_WARP);
-    outcome co = run(out, B * sizeof(int), cfg, 1, [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_calls_helper, c, out); });
-    outcome fib = run(out, B * sizeof(int), cfg, 0, [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_calls_helper, c, out); });
+    auto launch = [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_calls_helper, c, out); };
+    outcome co = run(out, B * sizeof(int), cfg, COROUTINES, launch);
+    outcome fib = run(out, B * sizeof(int), cfg, FIBERS, launch);
+    same(run(out, B * sizeof(int), cfg, REGIONS, launch), co, "regions", "coroutines");
     cr_assert_eq(fib.r.status, TT_SIM_OK, "%s", fib.r.message);
     const int *got = (const int *)fib.bytes.data();
     for (int t = 0; t < B; t++) {
@@ -190,4 +208,29 @@ Test(co, divergence_race_and_inactive_reads_are_reported_alike)
     cr_assert_eq(o.r.line, co_line("co: inactive read"), "%s", o.r.message);
     tt_sim_free(f);
     tt_sim_free(out);
+}
+
+// A region form runs by itself when every warp takes its chains whole, and
+// leaves a launch whose warps do not to coroutines (the harness's fallback).
+Test(co, region_forms_run_or_ask_for_coroutines)
+{
+    const int B = 2 * TT_SIM_WARP;
+    tt_sim_config cfg = sim_cfg(2, B, TT_SIM_WARP);
+    sim_all_schedules(&cfg);
+    cfg.regions = 1;
+    float *f = (float *)tt_sim_alloc(B * sizeof(float)), *in = (float *)tt_sim_alloc(B * sizeof(float));
+    for (int i = 0; i < B; i++)
+        in[i] = 1.0f;
+    tt_sim_result r = TT_SIM_LAUNCH(co_reduce, cfg, in, f, B);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    r = TT_SIM_LAUNCH(co_inactive, cfg, f);
+#if TT_SIM_COROUTINES
+    cr_assert_eq(r.status, TT_SIM_ERR_NEEDS_COROUTINES, "%s", r.message);
+    cr_assert(std::strstr(r.message, "cfg.regions = 0"), "%s", r.message);
+    cr_assert_eq(r.line, co_line("co: inactive read"), "%s", r.message);
+#else
+    cr_assert_eq(r.status, TT_SIM_ERR_INACTIVE_LANE_READ, "%s", r.message);
+#endif
+    tt_sim_free(f);
+    tt_sim_free(in);
 }

@@ -305,23 +305,115 @@ Test(prep, chain_not_recognised_is_left_unchanged)
     C "); }), " CHAIN_LAMBDA(X, O) "); } tt_sim_cd_ = true; } "                               \
     "if (!tt_sim_cd_) for (" H ") " B " }"
 
-/* src prepares to exactly want, with the same number of lines, and
- * preparing want again changes nothing. */
-static void expect_co(const char *src, const char *want)
+/* ---- region forms ------------------------------------------------------- */
+
+#define RG_START "\nif (TT_SIM_RG_ENTER()) { [&] {"
+#define RG_END "\n}(); TT_SIM_CO_RETURN; }\n#line "
+
+/* The text without its region forms (tt_sim_prep_rg.c), which are inserted
+ * whole after a token: what the other rewrites wrote.  *n (may be NULL)
+ * counts the forms. */
+static char *strip_rg(const char *s, int *n)
+{
+    char *out = malloc(strlen(s) + 1), *w = out;
+    int forms = 0;
+    for (const char *p = s;;) {
+        const char *a = strstr(p, RG_START);
+        const char *b = a ? strstr(a, RG_END) : NULL;
+        if (!b) {
+            strcpy(w, p);
+            break;
+        }
+        memcpy(w, p, (size_t)(a - p));
+        w += a - p;
+        p = strchr(b + strlen(RG_END), '\n') + 1;
+        forms++;
+    }
+    if (n)
+        *n = forms;
+    return out;
+}
+
+/* Line n (1-based) of s, up to its newline, in buf. */
+static const char *src_line(const char *s, int n, char *buf, size_t len)
+{
+    for (int i = 1; i < n && s; i++)
+        s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL;
+    size_t l = s ? strcspn(s, "\n") : 0;
+    if (l >= len)
+        l = len - 1;
+    memcpy(buf, s ? s : "", l);
+    buf[l] = 0;
+    return buf;
+}
+
+/* Every #line of o's region forms names the line of src its text is on:
+ * a copied line is part of that line of src (generated ones, which name
+ * tt_sim_, aside), and each form ends with the line it was inserted on. */
+static void expect_rg_lines(const char *o, const char *src)
+{
+    int presumed = 1, in_form = 0, at = 0;
+    char buf[4096], text[4096];
+    const char *prev = "";
+    for (const char *p = o; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t l = nl ? (size_t)(nl - p) : strlen(p);
+        if (strncmp(p, "if (TT_SIM_RG_ENTER())", 22) == 0) {
+            in_form = 1;
+            at = presumed - 1; /* the form starts on a line of its own */
+        }
+        if (in_form && strncmp(p, "#line ", 6) == 0) {
+            int n = atoi(p + 6);
+            if (strncmp(prev, "}(); TT_SIM_CO_RETURN; }\n", 25) == 0) {
+                cr_expect_eq(n, at, "a form inserted on line %d ends with #line %d", at, n);
+                in_form = 0;
+            } else if (nl) {
+                snprintf(text, sizeof text, "%.*s", (int)strcspn(nl + 1, "\n"), nl + 1);
+                char *call = strstr(text, "(void)(");
+                if (strncmp(text, "::tt_sim::rg_arrive(", 20) == 0 && call) {
+                    /* a chain's arrival: on the line of its shuffle */
+                    memmove(text, call + 7, strlen(call + 7) + 1);
+                    *strstr(text, ")); });") = 0;
+                }
+                if (!strstr(text, "tt_sim") && !strstr(text, "TT_SIM_"))
+                    cr_expect(strstr(src_line(src, n, buf, sizeof buf), text) != NULL,
+                              "#line %d is followed by `%s`, which line %d (`%s`) does not hold",
+                              n, text, n, buf);
+            }
+            presumed = n;
+        } else if (strncmp(p, "#line ", 6) == 0) {
+            presumed = atoi(p + 6);
+        } else {
+            presumed++;
+        }
+        prev = p;
+        p += l + (nl != NULL);
+    }
+}
+
+/* src prepares to exactly want and its region forms, with the same lines,
+ * and preparing the result again changes nothing.  Returns the number of
+ * region forms. */
+static int expect_co(const char *src, const char *want)
 {
     char *o = prep(src);
-    cr_expect_str_eq(o, want);
-    cr_expect_eq(lines(o), lines(src), "%s", o);
+    int forms;
+    char *co = strip_rg(o, &forms);
+    cr_expect_str_eq(co, want);
+    cr_expect_eq(lines(co), lines(src), "%s", co);
+    expect_rg_lines(o, src);
+    free(co);
     char *again = prep(o);
     cr_expect_str_eq(again, o, "preparing twice changed the text");
     free(again);
     free(o);
+    return forms;
 }
 
 /* A kernel that stays on fibers: nothing changes (no chain in it). */
 static void expect_fiber(const char *src)
 {
-    expect_co(src, src);
+    cr_expect_eq(expect_co(src, src), 0);
 }
 
 Test(prep, co_barrier_and_return)
@@ -397,8 +489,88 @@ Test(prep, co_bench_reduce)
              "    }\n"
              "}\n");
 #undef REDUCE_CHAIN
-    expect_co(src, want);
+    cr_expect_eq(expect_co(src, want), 1);
+    /* its region form: v, lane, w and the guard per thread; one barrier
+     * between the loops; the two chains' halves */
+    char *o = prep(src);
+    cr_expect(strstr(o, "TT_SIM_RG_VAR(0, float );\nTT_SIM_RG_VAR(1, int );\nTT_SIM_RG_VAR(2, int );\n"
+                        "TT_SIM_RG_VAR(3, bool);"), "%s", o);
+    cr_expect(strstr(o, "float &v = (tt_sim_rg_0_[tt_sim_l_] = (i < n ? in[i] : 0.0f));"), "%s", o);
+    cr_expect(strstr(o, "\n#line 15\n::tt_sim_rg_barrier();"), "%s", o);
+    cr_expect(strstr(o, "tt_sim_rg_3_[tt_sim_l_] = (w == 0); if (tt_sim_rg_3_[tt_sim_l_]) {"), "%s", o);
+    cr_expect(strstr(o, "::tt_sim::rg_chain(tt_sim_rg_0_, [](auto tt_sim_a_, auto tt_sim_r_) -> "
+                        "decltype(tt_sim_a_) { tt_sim_a_ += tt_sim_r_; return tt_sim_a_; });"), "%s", o);
+    free(o);
 }
+
+/* The number of region forms src prepares to (checked as expect_co does). */
+static int forms_of(const char *src)
+{
+    char *o = prep(src), *again = prep(o);
+    int n;
+    free(strip_rg(o, &n));
+    expect_rg_lines(o, src);
+    cr_expect_str_eq(again, o, "preparing twice changed the text");
+    free(again);
+    free(o);
+    return n;
+}
+
+#define K(body) "__global__ void k(float *p, float v) {\n" body "\n}\n"
+
+/* Which coroutine kernels get a region form (tt_sim_prep_rg.c). */
+Test(prep, rg_which_kernels)
+{
+    /* locals across barriers, of plain types */
+    cr_expect_eq(forms_of(K("  float x = p[threadIdx.x];\n  __syncthreads();\n  p[0] = x;")), 1);
+    cr_expect_eq(forms_of(K("  const float *q = p + 1, y = 2;\n  __syncthreads();\n  p[0] = *q + y;")), 1);
+    cr_expect_eq(forms_of(K("  float4 a;\n  unsigned long long b = 1;\n  __syncthreads();\n"
+                            "  a.x = b; p[0] = a.x;")), 1);
+    /* locals of other types that stay between two barriers; blocks, loops */
+    cr_expect_eq(forms_of(K("  MyT t = make(); t.go();\n  __syncthreads();\n"
+                            "  for (int i = 0; i < 3; i++) { MyT u; p[i] = u.x; }\n"
+                            "  do { p[1]++; } while (p[1] < 3);\n  { auto z = 2; p[2] = z; }")), 1);
+    /* a chain under an if, a #pragma */
+    cr_expect_eq(forms_of(K("  float x = v;\n  if (threadIdx.x < 64) {\n#pragma unroll\n"
+                            "    for (int o = 16; o > 0; o /= 2) x += __shfl_down(x, o);\n  }\n"
+                            "  __syncthreads();\n  p[threadIdx.x] = x;")), 1);
+    /* none: a barrier in a loop or an if, a return, _count */
+    cr_expect_eq(forms_of(K("  for (int i = 0; i < 4; i++) __syncthreads();")), 0);
+    cr_expect_eq(forms_of(K("  if (v > 0) __syncthreads();")), 0);
+    cr_expect_eq(forms_of(K("  if (threadIdx.x > 5) return;\n  __syncthreads();")), 0);
+    cr_expect_eq(forms_of(K("  int c = __syncthreads_count(v > 0);\n  p[0] = c;")), 0);
+    /* none: a local that crosses a barrier and cannot be kept per thread */
+    cr_expect_eq(forms_of(K("  MyT t = make();\n  __syncthreads();\n  t.go();")), 0);
+    cr_expect_eq(forms_of(K("  float a[4];\n  __syncthreads();\n  p[0] = a[0];")), 0);
+    cr_expect_eq(forms_of(K("  auto x = 1;\n  __syncthreads();\n  p[0] = x;")), 0);
+    cr_expect_eq(forms_of(K("  float &r = p[0];\n  __syncthreads();\n  r = 1;")), 0);
+    cr_expect_eq(forms_of(K("  float x{1};\n  __syncthreads();\n  p[0] = x;")), 0);
+    /* none: a chain on a parameter, an if with an else around a chain */
+    cr_expect_eq(forms_of(K("  for (int o = 16; o > 0; o /= 2) v += __shfl_down(v, o);\n"
+                            "  __syncthreads();\n  p[0] = v;")), 0);
+    cr_expect_eq(forms_of(K("  float x = v;\n  if (v > 0) {\n"
+                            "    for (int o = 16; o > 0; o /= 2) x += __shfl_down(x, o);\n"
+                            "  } else x = 0;\n  p[0] = x;")), 0);
+    /* none: __shared__ after other statements, #if, a label */
+    cr_expect_eq(forms_of(K("  float x = 1;\n  __shared__ float s[4];\n  s[0] = x;\n  __syncthreads();")), 0);
+    cr_expect_eq(forms_of(K("#if 1\n  p[0] = 1;\n#endif\n  __syncthreads();")), 0);
+    cr_expect_eq(forms_of(K("  again: p[0] = 1;\n  __syncthreads();")), 0);
+}
+
+/* constexpr locals, and const ones made of numbers, move to the top of the
+ * form (they may size arrays); other const locals are kept per thread. */
+Test(prep, rg_constants_move_to_the_top)
+{
+    char *o = prep(K("  constexpr int T = 4;\n  const int N = T * 2, M = sizeof(float);\n"
+                     "  const int tid = threadIdx.x;\n  __syncthreads();\n"
+                     "  float a[N];\n  a[0] = T + M + tid; p[0] = a[0];"));
+    cr_expect(strstr(o, "{ [&] {\n#line 2\nconstexpr int T = 4;\n#line 3\n"
+                        "const int N = T * 2, M = sizeof(float);\nTT_SIM_RG_VAR(0, const int );"),
+              "%s", o);
+    cr_expect(strstr(o, "const int &tid = (tt_sim_rg_0_[tt_sim_l_] = (threadIdx.x));"), "%s", o);
+    free(o);
+}
+#undef K
 
 Test(prep, co_syncthreads_reductions_in_expressions)
 {

@@ -55,10 +55,15 @@ typedef enum tt_sim_status {
     TT_SIM_ERR_TRAP,                /* __trap(), assert(), bad mask, stack overflow, crash */
     TT_SIM_ERR_SCHEDULE_DEPENDENT,  /* outputs differ between lane schedules */
     TT_SIM_ERR_CONFIG,              /* invalid launch: warp mismatch, block too large, ... */
-    TT_SIM_ERR_NEEDS_FIBERS         /* a kernel running as coroutines reached a barrier or
+    TT_SIM_ERR_NEEDS_FIBERS,        /* a kernel running as coroutines reached a barrier or
                                        warp collective its preparation did not see (in a
                                        function it calls): run it again with
                                        cfg.coroutines = 0 */
+    TT_SIM_ERR_NEEDS_COROUTINES     /* a kernel running as a region kernel (a loop over its
+                                       threads between barriers and chains) met what only
+                                       a coroutine runs exactly (lanes of one warp at
+                                       different chains, a chain it could not fuse): run
+                                       it again with cfg.regions = 0 */
 } tt_sim_status;
 
 /* Order in which the runnable threads of a block are run.  All orders are
@@ -101,10 +106,18 @@ typedef struct tt_sim_config {
     int coroutines;            /* 1 (default): a kernel that tt_sim_prepare_source made a
                                   coroutine runs as one (no fiber per thread); 0: it
                                   runs on fibers like every other kernel */
+    int regions;               /* 1: a coroutine kernel that tt_sim_prepare_source also
+                                  gave a region form runs each block as loops over its
+                                  threads between barriers and chains, several times
+                                  faster; the launch may then fail with
+                                  TT_SIM_ERR_NEEDS_COROUTINES (run it again with 0,
+                                  the buffers restored).  0 (default): as coroutines.
+                                  Only with coroutines. */
 } tt_sim_config;
 
 /* Fills *cfg with defaults: grid = block = {1,1,1}, warp 32, one FORWARD schedule,
- * threads 1, stack 64 KiB, timeout 60 s, race_check 1, inactive_read ERROR. */
+ * threads 1, stack 64 KiB, timeout 60 s, race_check 1, inactive_read ERROR,
+ * coroutines 1, regions 0. */
 void tt_sim_config_init(tt_sim_config *cfg);
 
 typedef struct tt_sim_result {
@@ -119,7 +132,7 @@ typedef struct tt_sim_result {
 
 /* Short stable name of a status: "ok", "oob", "race", "barrier-divergence",
  * "deadlock", "inactive-lane-read", "timeout", "trap", "schedule-dependent",
- * "config", "needs-fibers".  Static storage. */
+ * "config", "needs-fibers", "needs-coroutines".  Static storage. */
 const char *tt_sim_status_name(tt_sim_status s);
 
 /* ---- device buffers -------------------------------------------------------

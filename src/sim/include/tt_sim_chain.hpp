@@ -60,6 +60,8 @@ void chain_fuse(const void *opp, uint64_t *vals, const int16_t *src, size_t stri
 
 // What the runtime compares to fuse a warp's chains: site and length (one op
 // per site, so equal keys mean equal ops); 0 for a chain it cannot fuse.
+// The length is the top 16 bits (sites are static data, below 2^47, and
+// chains at most TT_SIM_CHAIN_SLOTS long): tt_sim_rg_chain reads it there.
 inline uint64_t chain_key(const tt_sim_chain_rec &r)
 {
     return r.fusable ? (uint64_t)(uintptr_t)r.site ^ ((uint64_t)r.n << 48) : 0;
@@ -114,6 +116,7 @@ public:
         tt_sim_chain_probe_rec = &rec_;
     }
     ~chain_probe() { tt_sim_chain_probe_rec = nullptr; }
+    const tt_sim_chain_rec &rec() const { return rec_; }
     // recorded step k (its _sync mask is recorded only with one)
     shfl_step step(uint32_t k) const
     {

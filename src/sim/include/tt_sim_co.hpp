@@ -25,17 +25,7 @@ struct co_task {
         std::suspend_never final_suspend() noexcept { return {}; }
         void return_void() noexcept {}
         void unhandled_exception() { throw; }
-        static void *operator new(std::size_t n)
-        {
-            tt_sim_block *b = tt_sim_blk;
-            std::size_t r = (n + 15) & ~std::size_t(15);
-            char *p = b->co_next;
-            if (__builtin_expect(p != nullptr && std::size_t(b->co_end - p) >= r, 1)) {
-                b->co_next = p + r;
-                return p;
-            }
-            return tt_sim_co_alloc_slow(n);
-        }
+        static void *operator new(std::size_t n) { return block_alloc(n); }
         static void operator delete(void *, std::size_t) noexcept {}
     };
 };

@@ -159,7 +159,8 @@ inline T shfl_value(const tt_sim_site *site, int has_mask, uint64_t mask, T v, i
 }
 
 #include "tt_sim_chain.hpp" // shuffle chains (inside namespace tt_sim)
-#include "tt_sim_co.hpp"    // coroutine kernels (inside namespace tt_sim)
+#include "tt_sim_region.hpp" // region kernels (inside namespace tt_sim)
+#include "tt_sim_co.hpp"     // coroutine kernels (inside namespace tt_sim)
 
 template <class T> inline uint64_t match_key(T v)
 {

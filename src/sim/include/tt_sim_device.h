@@ -95,6 +95,14 @@ typedef struct tt_sim_block {
     int co;
     char *co_next, *co_end;
     const uint64_t *co_res;      /* collective results by linear thread id */
+    /* region kernels (tt_sim_region.hpp): rg is 1 while the runtime offers
+     * the block's first thread to run the whole block as a region kernel, 2
+     * once that thread's kernel has taken it, else 0 */
+    int rg;
+    tt_sim_thread *rg_threads;   /* the block's threads by linear id */
+    const uint32_t *rg_order;    /* linear id by schedule position; NULL:
+                                    forward (the identity) */
+    uint64_t *rg_vals;           /* chain values by linear id */
 } tt_sim_block;
 
 /* The GPU thread running on this OS thread, a copy of its threadIdx (so that
@@ -188,6 +196,33 @@ uint64_t tt_sim_co_value(void);
 /* Frame memory when [co_next, co_end) is too small: never NULL (fails the
  * launch when out of memory).  Owned by the runtime. */
 void *tt_sim_co_alloc_slow(size_t n);
+
+/* Region kernels (tt_sim_region.hpp; the runtime side is in tt_sim_co.c,
+ * tt_sim_barrier.c and tt_sim_collective.c).  The region form of a kernel
+ * runs the whole block: each stretch of the body between two barriers or
+ * chains is a loop over the block's threads in schedule order, and these
+ * calls stand between the loops.
+ *
+ * tt_sim_rg_barrier: every thread reached the __syncthreads() (the form
+ * only has barriers that all threads reach); a new race-check interval.
+ * tt_sim_rg_chain: the loop before it left, for every thread that reached
+ * the chain, chain_wait[linear].key = the chain's key, rg_vals[linear] = its
+ * value and wait_site = the chain's site.  Fuses every warp whose lanes all
+ * arrived with one key (results in co_res, keys set to 1; keys of warps that
+ * did not arrive stay 0), as the runtime fuses a coroutine warp's chain.  A
+ * warp that arrived in part, or with different keys, cannot be run exactly
+ * here: the launch fails with TT_SIM_ERR_NEEDS_COROUTINES (tt_sim_rg_bail),
+ * and is run again as coroutines by `tiletrans check`. */
+void tt_sim_rg_barrier(void);
+void tt_sim_rg_chain(void (*fuse)(const void *op, uint64_t *vals, const int16_t *src, size_t stride,
+                                  uint32_t n, uint32_t nl, tt_sim_chain_inactive_fn inactive,
+                                  void *ctx),
+                     const void *op);
+void tt_sim_rg_bail(const tt_sim_site *site, const char *why)
+#if defined(__GNUC__)
+    __attribute__((noreturn))
+#endif
+    ;
 
 /* Offset of a static __shared__ declaration in the per-block arena; registers
  * it on first use (thread-safe).  Fails the launch if the arena overflows. */

@@ -1,0 +1,124 @@
+// tt_sim_region.hpp — region kernels on the kernel side.  Included by
+// tt_sim_common.hpp inside namespace tt_sim, after the shuffle chains; not
+// usable on its own.
+//
+// tt_sim_prepare_source() gives some coroutine kernels a second form of
+// their body, run once per block instead of once per thread: each stretch
+// of the body between two barriers or chains becomes a loop over the block's
+// threads (TT_SIM_RG_FOR, in schedule order), as POCL compiles OpenCL
+// work-groups.  A local that lives across a barrier or chain lives in a
+// per-thread array (rg_alloc), re-bound by reference at the top of every
+// loop; the condition of an `if` holding a chain is kept per thread the same
+// way.  A chain is two halves: in the loop, each thread that reaches it
+// records its steps (rg_arrive); after the loop, the runtime fuses each
+// warp's chain (rg_chain, tt_sim_rg_chain) and the results go back into the
+// value's array.  The kernel enters this form from its first statements
+// (TT_SIM_RG_ENTER) when the runtime offers it the block (tt_sim_co.c).
+// Why: a coroutine thread costs a resume and a suspend at each barrier and
+// chain step; a loop over threads costs a few instructions per thread.
+
+// Block memory that lives until the next block starts: the coroutine
+// frames' bump arena (tt_sim_co.c).  16-byte aligned.
+inline void *block_alloc(std::size_t n)
+{
+    tt_sim_block *b = tt_sim_blk;
+    std::size_t r = (n + 15) & ~std::size_t(15);
+    char *p = b->co_next;
+    if (__builtin_expect(p != nullptr && std::size_t(b->co_end - p) >= r, 1)) {
+        b->co_next = p + r;
+        return p;
+    }
+    return tt_sim_co_alloc_slow(n);
+}
+
+// One T per thread of the block (a region kernel's local), by linear id.
+template <class T> inline T *rg_alloc()
+{
+    static_assert(alignof(T) <= 16, "tt_sim: region locals are at most 16-byte aligned");
+    return static_cast<T *>(block_alloc(sizeof(T) * tt_sim_blk->nthreads));
+}
+
+// The loop over the block's threads: makes each the running one, in
+// schedule order; lin is its linear id.
+struct rg_iter {
+    tt_sim_thread *threads = tt_sim_blk->rg_threads;
+    const uint32_t *order = tt_sim_blk->rg_order;
+    uint32_t pos = 0, n = tt_sim_blk->nthreads, lin = 0;
+    rg_iter() { enter(); }
+    bool more() const { return pos < n; }
+    void next()
+    {
+        if (++pos < n)
+            enter();
+    }
+    void enter()
+    {
+        lin = order ? order[pos] : pos;
+        tt_sim_thread *t = threads + lin;
+        tt_sim_cur = t;
+        tt_sim_tid = t->tid;
+    }
+};
+
+// The running thread reaches a chain on x whose shuffle loop is `probe`
+// (`[&] { for (H) (void)(SHFL(x, ...)); }`): records its steps, as the
+// coroutine form does, and its arrival (tt_sim_device.h, tt_sim_rg_chain).
+// What a fused chain would not run exactly sends the launch back to
+// coroutines.
+template <class T, class P> inline void rg_arrive(const T &x, P probe)
+{
+    using V = chain_t<T>;
+    if constexpr (!chain_ok<V>()) {
+        tt_sim_rg_bail(nullptr, "a chain's value is not a plain number");
+    } else {
+        chain_probe p;
+        probe();
+        if (!p.complete() || !p.rec().fusable)
+            tt_sim_rg_bail(p.rec().site, "a chain's steps could not all be recorded");
+        tt_sim_thread *t = tt_sim_cur;
+        if (p.rec().n > 0) {
+            shfl_step s0 = p.step(0);
+            if (s0.has_mask && !((s0.mask >> t->lane) & 1))
+                tt_sim_rg_bail(s0.site, "a lane is not in its own shuffle mask");
+        }
+        tt_sim_blk->chain_wait[t->linear].key = chain_key(p.rec());
+        tt_sim_blk->rg_vals[t->linear] = chain_enc<V>(x);
+        t->wait_site = p.rec().site;
+    }
+}
+
+// After the loop: fuses the chain of every warp that reached it and stores
+// each arrived thread's result into the value's array.
+template <class T, class F> inline void rg_chain(T *vals, F op)
+{
+    using V = chain_t<T>;
+    if constexpr (chain_ok<V>()) {
+        tt_sim_rg_chain(&chain_fuse<V, F>, &op);
+        tt_sim_chain_wait *cw = tt_sim_blk->chain_wait;
+        const uint64_t *res = tt_sim_blk->co_res;
+        for (uint32_t l = 0, n = tt_sim_blk->nthreads; l < n; l++)
+            if (cw[l].key == 1) {
+                vals[l] = chain_dec<V>(res[l]);
+                cw[l].key = 0;
+            }
+    }
+}
+
+// Whether the runtime offers this block to the region form (it then takes
+// it).  Only coroutine launches offer (tt_sim_co.c).
+inline bool rg_enter()
+{
+    if (tt_sim_blk->rg != 1)
+        return false;
+    tt_sim_blk->rg = 2;
+    return true;
+}
+
+// The forms tt_sim_prepare_source() writes (see tt_sim.h).
+#define TT_SIM_RG_ENTER() ::tt_sim::rg_enter()
+#define TT_SIM_RG_FOR                                                                    \
+    for (::tt_sim::rg_iter tt_sim_it_; tt_sim_it_.more(); tt_sim_it_.next())
+// a local of type T (its tokens) that lives across a barrier or chain
+#define TT_SIM_RG_VAR(id, ...)                                                          \
+    std::remove_cv_t<__VA_ARGS__> *const tt_sim_rg_##id##_ =                          \
+        ::tt_sim::rg_alloc<std::remove_cv_t<__VA_ARGS__>>()

@@ -1,0 +1,723 @@
+/* tt_sim_prep_rg.c — the fourth rewrite of tt_sim_prepare_source(): the
+ * region form of a coroutine kernel (the kernel side, and why, is
+ * tt_sim_region.hpp).  Inserted after the kernel's leading __shared__
+ * declarations, it is
+ *
+ *   if (TT_SIM_RG_ENTER()) { [&] {
+ *     TT_SIM_RG_VAR(0, float); ...               one array per kept local
+ *     TT_SIM_RG_FOR { <statements up to the first barrier or chain> }
+ *     ::tt_sim_rg_barrier();  or  the chain's halves (tt_sim_prep_chain.c)
+ *     TT_SIM_RG_FOR { <re-bound locals> <the next statements> }  ...
+ *   }(); TT_SIM_CO_RETURN; }
+ *
+ * with a #line before every statement copied, so that reports and compile
+ * errors cite the kernel's own lines, and one after it back to the line it
+ * was inserted on.  The coroutine form below it stays, for the launches that
+ * do not run regions.
+ *
+ * Which kernels: the form must mean what the body means for every thread,
+ * and compile wherever the body compiles, so the reader is narrow and gives
+ * up (no region form; the kernel stays a coroutine) on anything else.  The
+ * body's statements, and those of each `if` (without else) that holds a
+ * chain, are its "split scopes"; every barrier is a `__syncthreads();`
+ * statement of the body itself and every chain a statement of a split scope
+ * (barriers in an if or a loop, _count/_and/_or, chains in loops: no
+ * form).  No return, goto, label or preprocessor line other than #pragma;
+ * __shared__ declarations only first.  A local of a split scope that a
+ * later barrier or chain separates from one of its uses (by name, after
+ * that sync point) is kept per thread: its declaration must then be of a
+ * plain type (arithmetic, vector, half, pointers to them), with `=` or no
+ * initialiser; `constexpr` ones (and `const` ones initialised from numbers)
+ * move to the top instead.  Other statements are copied whole; one that
+ * might declare something of a type not recognised, or starts with a word
+ * the reader does not know, ends the form.
+ */
+#include "tt_sim_prep_rg.h"
+
+#include <stdio.h>
+
+#define NO TOK_NONE
+#define MAX_VARS 256
+#define MAX_LEVELS 16
+
+/* A local kept per thread (its array is tt_sim_rg_<id>_). */
+typedef struct rg_var {
+    size_t name;
+    size_t ts, te; /* its type: the declaration's words, then the */
+    size_t ds, de; /* declarator's `*`s and consts before the name */
+    int id, level; /* level: the guard depth it is declared at */
+    int live;      /* its scope is open */
+} rg_var;
+
+typedef struct rg {
+    const tt_sim_rg_kernel *k;
+    const toks *ts;
+    sbuf top, body;
+    rg_var var[MAX_VARS];
+    int nvar, nid;
+    size_t moved[MAX_VARS]; /* names of the locals moved to the top */
+    int nmoved;
+    int guard[MAX_LEVELS], nguard; /* ids of the open guards' flag arrays */
+    int in_region;                 /* a TT_SIM_RG_FOR is open */
+    size_t *sync, nsync;           /* every barrier name and chain `for`, in order */
+    size_t lpos, lline;            /* line cursor: byte lpos is on line lline */
+    int fail;
+} rg;
+
+static const char *const type_words[] = {
+    "const",   "unsigned", "signed",   "short",    "long",          "int",       "char",
+    "float",   "double",   "bool",     "size_t",   "ptrdiff_t",     "int8_t",    "int16_t",
+    "int32_t", "int64_t",  "uint8_t",  "uint16_t", "uint32_t",      "uint64_t",  "__half",
+    "half",    "__half2",  "half2",    "__nv_bfloat16", "__hip_bfloat16", "uint", NULL};
+static const char *const barrier_names[] = {"__syncthreads", "__syncthreads_count",
+                                            "__syncthreads_and", "__syncthreads_or", NULL};
+/* Words that end the form wherever they are. */
+static const char *const never_words[] = {"return", "goto", "co_return", "co_await", "co_yield",
+                                          "TT_SIM_CO_RETURN", NULL};
+/* Statement starts the reader does not take at a split scope. */
+static const char *const stop_words[] = {
+    "static", "struct", "class",  "union",   "enum",  "typedef", "using",  "extern", "register",
+    "volatile", "try", "throw", "case",   "default", "break", "continue", "template", "asm",
+    "TT_SIM_SHARED", "TT_SIM_SHARED_EXTERN", "else", NULL};
+/* What follows the name an expression statement starts with. */
+static const char *const expr_after[] = {"(",  "=",  "[",  ".",  "->", "++", "--", "+=", "-=", "*=",
+                                         "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", NULL};
+
+/* ---------------------------------------------------------------- tokens */
+
+static size_t code_at(const toks *ts, size_t i)
+{
+    while (i < ts->n && ts->v[i].kind == T_COMMENT)
+        i++;
+    return i;
+}
+
+static int is_type_word(const toks *ts, size_t i)
+{
+    if (ts->v[i].kind != T_ID)
+        return 0;
+    if (in_list(ts, i, type_words))
+        return 1;
+    /* vector types: [u]char|short|int|long|longlong|float|double, then 1..4 */
+    static const char *const vec[] = {"char",  "uchar", "short",    "ushort",    "int",   "uint",
+                                      "long",  "ulong", "longlong", "ulonglong", "float", "double",
+                                      NULL};
+    size_t l = tlen(ts, i);
+    const char *s = tok_str(ts, i);
+    if (l < 2 || s[l - 1] < '1' || s[l - 1] > '4')
+        return 0;
+    for (const char *const *v = vec; *v; v++)
+        if (strlen(*v) == l - 1 && memcmp(*v, s, l - 1) == 0)
+            return 1;
+    return 0;
+}
+
+/* The line of byte `at` (1-based).  Positions come mostly in order. */
+static size_t line_at(rg *r, size_t at)
+{
+    if (at < r->lpos) {
+        r->lpos = 0;
+        r->lline = 1;
+    }
+    for (; r->lpos < at; r->lpos++)
+        if (r->ts->t[r->lpos] == '\n')
+            r->lline++;
+    return r->lline;
+}
+
+static void put_line(rg *r, sbuf *b, size_t tok)
+{
+    char l[48];
+    snprintf(l, sizeof l, "\n#line %zu\n", line_at(r, r->ts->v[tok].s));
+    sb_puts(b, l);
+}
+
+/* Tokens [a, z) as written. */
+static void put_span(rg *r, sbuf *b, size_t a, size_t z)
+{
+    sb_put(b, r->ts->t + r->ts->v[a].s, r->ts->v[z - 1].e - r->ts->v[a].s);
+}
+
+/* Tokens [a, z), one space between each. */
+static void put_words(rg *r, sbuf *b, size_t a, size_t z)
+{
+    for (size_t i = a; i < z; i++) {
+        if (r->ts->v[i].kind == T_COMMENT)
+            continue;
+        sb_put(b, tok_str(r->ts, i), tlen(r->ts, i));
+        sb_puts(b, " ");
+    }
+}
+
+/* Whether a barrier or chain starts in [a, z). */
+static int has_sync(const rg *r, size_t a, size_t z)
+{
+    for (size_t i = 0; i < r->nsync; i++)
+        if (r->sync[i] >= a && r->sync[i] < z)
+            return 1;
+    return 0;
+}
+
+/* Whether the local named at token d is used after a sync point that
+ * follows it (then it must live across it). */
+static int crosses(const rg *r, size_t d)
+{
+    size_t s = NO;
+    for (size_t i = 0; i < r->nsync && s == NO; i++)
+        if (r->sync[i] > d)
+            s = r->sync[i];
+    if (s == NO)
+        return 0;
+    for (size_t j = s; j < r->k->close; j++)
+        if (is_ident(r->ts, j, d))
+            return 1;
+    return 0;
+}
+
+/* The end (one past) of the statement starting at i, below e; NO when it
+ * cannot be read. */
+static size_t stmt_end(const rg *r, size_t i, size_t e)
+{
+    const toks *ts = r->ts;
+    const size_t *pair = r->k->pair;
+    i = code_at(ts, i);
+    if (i >= e)
+        return NO;
+    if (is(ts, i, "{"))
+        return pair[i] != NO && pair[i] < e ? pair[i] + 1 : NO;
+    if (is(ts, i, "if") || is(ts, i, "for") || is(ts, i, "while") || is(ts, i, "switch")) {
+        size_t p = code_at(ts, i + 1);
+        if (!is(ts, p, "(") || pair[p] == NO || pair[p] >= e)
+            return NO;
+        size_t end = stmt_end(r, pair[p] + 1, e);
+        if (end != NO && is(ts, i, "if")) {
+            size_t el = code_at(ts, end);
+            if (el < e && is(ts, el, "else"))
+                return stmt_end(r, el + 1, e);
+        }
+        return end;
+    }
+    if (is(ts, i, "do")) {
+        size_t end = stmt_end(r, i + 1, e);
+        size_t w = end == NO ? NO : code_at(ts, end);
+        if (w == NO || !is(ts, w, "while"))
+            return NO;
+        size_t p = code_at(ts, w + 1);
+        if (!is(ts, p, "(") || pair[p] == NO)
+            return NO;
+        size_t semi = code_at(ts, pair[p] + 1);
+        return semi < e && is(ts, semi, ";") ? semi + 1 : NO;
+    }
+    for (size_t j = i; j < e; j++) {
+        if (pair[j] != NO && pair[j] > j) {
+            j = pair[j];
+            continue;
+        }
+        if (is(ts, j, ";"))
+            return j + 1;
+        if (pair[j] != NO) /* a closing bracket of an outer pair */
+            return NO;
+    }
+    return NO;
+}
+
+/* ---------------------------------------------------------------- regions */
+
+static void put_rebind(rg *r, int level)
+{
+    for (int i = 0; i < r->nvar; i++) {
+        const rg_var *v = &r->var[i];
+        if (!v->live || v->level != level)
+            continue;
+        sb_puts(&r->body, " ");
+        put_words(r, &r->body, v->ts, v->te);
+        put_words(r, &r->body, v->ds, v->de);
+        sb_puts(&r->body, "&");
+        put_span(r, &r->body, v->name, v->name + 1);
+        char s[64];
+        snprintf(s, sizeof s, " = tt_sim_rg_%d_[tt_sim_l_]; (void)", v->id);
+        sb_puts(&r->body, s);
+        put_span(r, &r->body, v->name, v->name + 1);
+        sb_puts(&r->body, ";");
+    }
+}
+
+static void put_guard_open(rg *r, int level)
+{
+    char s[64];
+    snprintf(s, sizeof s, " if (tt_sim_rg_%d_[tt_sim_l_]) {", r->guard[level - 1]);
+    sb_puts(&r->body, s);
+    put_rebind(r, level);
+}
+
+/* Opens the loop over the threads (if none is open): the kept locals in
+ * scope re-bound, the open guards tested. */
+static void open_region(rg *r)
+{
+    if (r->in_region)
+        return;
+    r->in_region = 1;
+    sb_puts(&r->body, "\nTT_SIM_RG_FOR { const uint32_t tt_sim_l_ = tt_sim_it_.lin; (void)tt_sim_l_;");
+    put_rebind(r, 0);
+    for (int l = 1; l <= r->nguard; l++)
+        put_guard_open(r, l);
+}
+
+static void close_region(rg *r)
+{
+    if (!r->in_region)
+        return;
+    r->in_region = 0;
+    sb_puts(&r->body, "\n}");
+    for (int l = 0; l < r->nguard; l++)
+        sb_puts(&r->body, " }");
+}
+
+static int new_id(rg *r)
+{
+    return r->nid++;
+}
+
+/* ---------------------------------------------------------------- declarations */
+
+/* A declarator of a declaration being read. */
+typedef struct decl {
+    size_t ds, name; /* first token (its `*`s), name */
+    size_t init;     /* first token after `=`, or NO */
+    size_t end;      /* its `,` or `;` */
+    int simple;      /* `*`s and consts, the name, `= expr` or nothing */
+} decl;
+
+/* Whether a declarator starts at i: `*`/`&`/const..., a name, then = , ; [ ( {. */
+static int declarator_at(const toks *ts, size_t i, size_t e)
+{
+    while (i < e && (is(ts, i, "*") || is(ts, i, "&") || is(ts, i, "const") ||
+                     is(ts, i, "__restrict__") || ts->v[i].kind == T_COMMENT))
+        i++;
+    if (i >= e || ts->v[i].kind != T_ID)
+        return 0;
+    i = code_at(ts, i + 1);
+    return is(ts, i, "=") || is(ts, i, ",") || is(ts, i, ";") || is(ts, i, "[") || is(ts, i, "(") ||
+           is(ts, i, "{");
+}
+
+/* Reads the declarators from j (after the type) to the `;` before e.
+ * Returns their number, or -1 when they cannot be read. */
+static int read_decls(const rg *r, size_t j, size_t e, decl *d, int max)
+{
+    const toks *ts = r->ts;
+    const size_t *pair = r->k->pair;
+    int n = 0;
+    for (;;) {
+        if (n == max)
+            return -1;
+        decl *x = &d[n++];
+        x->ds = j = code_at(ts, j);
+        x->simple = 1;
+        x->init = NO;
+        while (j < e && (is(ts, j, "*") || is(ts, j, "const") || is(ts, j, "__restrict__") ||
+                         is(ts, j, "&") || ts->v[j].kind == T_COMMENT)) {
+            if (is(ts, j, "&"))
+                x->simple = 0;
+            j++;
+        }
+        if (j >= e || ts->v[j].kind != T_ID || is_type_word(ts, j))
+            return -1;
+        x->name = j++;
+        for (j = code_at(ts, j); j < e && (is(ts, j, "[") || is(ts, j, "(") || is(ts, j, "{"));
+             j = code_at(ts, j)) {
+            if (pair[j] == NO || pair[j] >= e)
+                return -1;
+            x->simple = 0;
+            j = pair[j] + 1;
+        }
+        if (j < e && is(ts, j, "=")) {
+            x->init = j = code_at(ts, j + 1);
+            if (j >= e)
+                return -1;
+            if (is(ts, j, "{"))
+                x->simple = 0;
+            for (; j < e; j++) {
+                if (pair[j] != NO && pair[j] > j) {
+                    j = pair[j];
+                    continue;
+                }
+                if (is(ts, j, ";") || (is(ts, j, ",") && declarator_at(ts, j + 1, e)))
+                    break;
+            }
+        }
+        if (j >= e)
+            return -1;
+        x->end = j;
+        if (is(ts, j, ";"))
+            return n;
+        if (!is(ts, j, ","))
+            return -1;
+        j++;
+    }
+}
+
+/* Whether tokens [a, z) are a constant: numbers, operators, type words,
+ * sizeof and locals already moved to the top. */
+static int constant_init(const rg *r, size_t a, size_t z)
+{
+    const toks *ts = r->ts;
+    for (size_t i = a; i < z; i++) {
+        int k = ts->v[i].kind;
+        if (k == T_NUM || k == T_COMMENT || is_type_word(ts, i) || is(ts, i, "sizeof"))
+            continue;
+        if (k == T_PUNCT && !is(ts, i, "=") && !is(ts, i, "++") && !is(ts, i, "--") &&
+            !is(ts, i, "{") && !is(ts, i, "}") && !is(ts, i, "[") && !is(ts, i, "]"))
+            continue;
+        int moved = 0;
+        for (int m = 0; m < r->nmoved && !moved; m++)
+            moved = is_ident(ts, i, r->moved[m]);
+        if (!moved)
+            return 0;
+    }
+    return 1;
+}
+
+/* A declaration of a recognised type (tokens [ts0, te0)) whose declarators
+ * are d[0, n), statement [s, end). */
+static void put_decl(rg *r, size_t s, size_t end, size_t ts0, size_t te0, const decl *d, int n)
+{
+    const toks *ts = r->ts;
+    int level = r->nguard;
+    int is_constexpr = is(ts, ts0, "constexpr");
+    int any = 0, constant = is_constexpr || is(ts, ts0, "const");
+    for (int i = 0; i < n; i++) {
+        any |= crosses(r, d[i].name);
+        if (d[i].init == NO || !d[i].simple || !constant_init(r, d[i].init, d[i].end))
+            constant = 0;
+    }
+    if (constant && level == 0) { /* the same for every thread: once, at the top */
+        put_line(r, &r->top, s);
+        put_span(r, &r->top, s, end);
+        for (int i = 0; i < n && r->nmoved < MAX_VARS; i++)
+            r->moved[r->nmoved++] = d[i].name;
+        if (r->nmoved == MAX_VARS)
+            r->fail = 1;
+        return;
+    }
+    if (is_constexpr && any) {
+        r->fail = 1;
+        return;
+    }
+    open_region(r);
+    if (!any) {
+        put_line(r, &r->body, s);
+        put_span(r, &r->body, s, end);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        const decl *x = &d[i];
+        size_t first = x->init != NO ? x->init : x->name;
+        if (!crosses(r, x->name)) {
+            put_line(r, &r->body, x->ds);
+            put_words(r, &r->body, ts0, te0);
+            put_span(r, &r->body, x->ds, x->end);
+            sb_puts(&r->body, ";");
+            continue;
+        }
+        if (!x->simple || r->nvar == MAX_VARS) {
+            r->fail = 1;
+            return;
+        }
+        rg_var *v = &r->var[r->nvar++];
+        v->name = x->name;
+        v->ts = ts0;
+        v->te = te0;
+        v->ds = x->ds;
+        v->de = x->name;
+        v->id = new_id(r);
+        v->level = level;
+        v->live = 1;
+        put_line(r, &r->body, first);
+        put_words(r, &r->body, ts0, te0);
+        put_words(r, &r->body, x->ds, x->name);
+        sb_puts(&r->body, "&");
+        put_span(r, &r->body, x->name, x->name + 1);
+        char num[64];
+        if (x->init != NO) {
+            snprintf(num, sizeof num, " = (tt_sim_rg_%d_[tt_sim_l_] = (", v->id);
+            sb_puts(&r->body, num);
+            put_span(r, &r->body, x->init, x->end);
+            sb_puts(&r->body, "));");
+        } else {
+            snprintf(num, sizeof num, " = tt_sim_rg_%d_[tt_sim_l_];", v->id);
+            sb_puts(&r->body, num);
+        }
+    }
+}
+
+/* A statement at a split scope that is not a barrier, chain or split if,
+ * [s, end): a declaration to read, or one to copy whole. */
+static void put_plain(rg *r, size_t s, size_t end)
+{
+    const toks *ts = r->ts;
+    decl d[32];
+    if (in_list(ts, s, stop_words)) {
+        r->fail = 1;
+        return;
+    }
+    if (is(ts, s, "{") || is(ts, s, "if") || is(ts, s, "for") || is(ts, s, "while") ||
+        is(ts, s, "do") || is(ts, s, "switch") || is(ts, s, ";")) {
+        open_region(r); /* its locals are its own */
+        put_line(r, &r->body, s);
+        put_span(r, &r->body, s, end);
+        return;
+    }
+    size_t te = s;
+    if (is(ts, te, "constexpr"))
+        te++;
+    size_t words = te;
+    while (te < end && (is_type_word(ts, te) || ts->v[te].kind == T_COMMENT))
+        te++;
+    if (te > words) { /* a recognised type */
+        int n = read_decls(r, te, end, d, 32);
+        if (n < 0) {
+            r->fail = 1;
+            return;
+        }
+        put_decl(r, s, end, s, te, d, n);
+        return;
+    }
+    if (te > s) { /* constexpr of another type */
+        r->fail = 1;
+        return;
+    }
+    /* an expression (or a declaration of a type not recognised: then its
+     * locals must not cross a sync point) */
+    size_t j = s;
+    int kind = ts->v[j].kind;
+    if (kind == T_ID) {
+        while (is(ts, code_at(ts, j + 1), "::") && ts->v[code_at(ts, code_at(ts, j + 1) + 1)].kind == T_ID)
+            j = code_at(ts, code_at(ts, j + 1) + 1);
+        size_t a = code_at(ts, j + 1);
+        if (!in_list(ts, a, expr_after)) {
+            int n = ts->v[a].kind == T_ID || is(ts, a, "*") || is(ts, a, "&")
+                        ? read_decls(r, a, end, d, 32)
+                        : -1;
+            for (int i = 0; i < n; i++)
+                if (crosses(r, d[i].name))
+                    n = -1;
+            if (n < 0) {
+                r->fail = 1;
+                return;
+            }
+        }
+    } else if (!is(ts, j, "(") && !is(ts, j, "*") && !is(ts, j, "++") && !is(ts, j, "--")) {
+        r->fail = 1;
+        return;
+    }
+    open_region(r);
+    put_line(r, &r->body, s);
+    put_span(r, &r->body, s, end);
+}
+
+static void walk(rg *r, size_t s, size_t e);
+
+/* `if (C) S` at a split scope, S holding a chain: C is kept per thread
+ * (a guard) and S walked as a split scope under it. */
+static void put_split_if(rg *r, size_t i, size_t end)
+{
+    const toks *ts = r->ts;
+    const size_t *pair = r->k->pair;
+    size_t p = code_at(ts, i + 1), b = code_at(ts, pair[p] + 1);
+    size_t bend = stmt_end(r, b, end);
+    if (bend != end || r->nguard == MAX_LEVELS || has_sync(r, p, pair[p]) ||
+        tt_sim_tok_count_top_level(ts, p + 1, pair[p], ";") > 0 ||
+        (is_type_word(ts, code_at(ts, p + 1)))) {
+        r->fail = 1; /* an else, a declaration or a sync in the condition */
+        return;
+    }
+    int g = new_id(r);
+    open_region(r);
+    put_line(r, &r->body, p + 1);
+    char num[64];
+    snprintf(num, sizeof num, "tt_sim_rg_%d_[tt_sim_l_] = (", g);
+    sb_puts(&r->body, num);
+    put_span(r, &r->body, p + 1, pair[p]);
+    sb_puts(&r->body, ");");
+    r->guard[r->nguard++] = g;
+    put_guard_open(r, r->nguard);
+    if (is(ts, b, "{"))
+        walk(r, b + 1, pair[b]);
+    else
+        walk(r, b, end);
+    if (r->in_region)
+        sb_puts(&r->body, "\n}");
+    for (int v = 0; v < r->nvar; v++)
+        if (r->var[v].level == r->nguard)
+            r->var[v].live = 0;
+    r->nguard--;
+}
+
+static const tt_sim_chain_loop *chain_at(const rg *r, size_t i)
+{
+    for (size_t c = 0; c < r->k->nch; c++)
+        if (r->k->ch[c].kw == i)
+            return &r->k->ch[c];
+    return NULL;
+}
+
+static void put_chain(rg *r, const tt_sim_chain_loop *ch)
+{
+    const rg_var *x = NULL;
+    for (int v = r->nvar - 1; v >= 0 && !x; v--)
+        if (r->var[v].live && is_ident(r->ts, ch->x, r->var[v].name))
+            x = &r->var[v];
+    if (!x) { /* a parameter, or a local of another scope */
+        r->fail = 1;
+        return;
+    }
+    open_region(r);
+    put_line(r, &r->body, ch->c.name);
+    tt_sim_chain_put_rg(&r->body, r->ts, ch, -1);
+    close_region(r);
+    sb_puts(&r->body, "\n");
+    tt_sim_chain_put_rg(&r->body, r->ts, ch, x->id);
+}
+
+/* The statements [s, e) of a split scope. */
+static void walk(rg *r, size_t s, size_t e)
+{
+    const toks *ts = r->ts;
+    for (size_t i = code_at(ts, s); i < e && !r->fail; i = code_at(ts, i)) {
+        if (ts->v[i].kind == T_PP) { /* a #pragma (the only kind there is) */
+            const tt_sim_chain_loop *ch = chain_at(r, code_at(ts, i + 1));
+            if (!ch) {
+                open_region(r);
+                put_line(r, &r->body, i);
+                put_span(r, &r->body, i, i + 1);
+            }
+            i++;
+            continue;
+        }
+        const tt_sim_chain_loop *ch = chain_at(r, i);
+        if (ch) {
+            put_chain(r, ch);
+            i = ch->be;
+            continue;
+        }
+        size_t end = stmt_end(r, i, e);
+        if (end == NO) {
+            r->fail = 1;
+            return;
+        }
+        if (!has_sync(r, i, end)) {
+            put_plain(r, i, end);
+        } else if (is(ts, i, "if")) {
+            put_split_if(r, i, end);
+        } else if (is(ts, i, "__syncthreads") && r->nguard == 0 && is(ts, code_at(ts, i + 1), "(") &&
+                   is(ts, code_at(ts, code_at(ts, i + 1) + 1), ")") &&
+                   end == code_at(ts, code_at(ts, code_at(ts, i + 1) + 1) + 1) + 1) {
+            close_region(r);
+            put_line(r, &r->body, i);
+            sb_puts(&r->body, "::tt_sim_rg_barrier();");
+        } else {
+            r->fail = 1; /* a sync point in a loop, a block, an expression */
+        }
+        i = end;
+    }
+}
+
+/* ---------------------------------------------------------------- the form */
+
+/* Collects the sync points and checks the words the form never holds. */
+static int scan(rg *r)
+{
+    const toks *ts = r->ts;
+    const tt_sim_rg_kernel *k = r->k;
+    r->sync = malloc(sizeof *r->sync * (k->close - k->open + 1));
+    if (!r->sync)
+        return -1;
+    size_t c = 0;
+    for (size_t i = k->open + 1; i < k->close; i++) {
+        if (ts->v[i].kind == T_PP) {
+            const char *p = tok_str(ts, i) + 1, *e = tok_str(ts, i) + tlen(ts, i);
+            while (p < e && (*p == ' ' || *p == '\t'))
+                p++;
+            if (e - p < 6 || memcmp(p, "pragma", 6) != 0)
+                r->fail = 1;
+        }
+        if (in_list(ts, i, never_words))
+            r->fail = 1;
+        while (c < k->nch && k->ch[c].kw < i)
+            c++;
+        if ((c < k->nch && k->ch[c].kw == i) || in_list(ts, i, barrier_names))
+            r->sync[r->nsync++] = i;
+    }
+    return 0;
+}
+
+/* The kernel's leading __shared__ declarations: the token after which the
+ * form goes (they stay the kernel's; the form's lambda captures them). */
+static size_t after_shared(const rg *r)
+{
+    const toks *ts = r->ts;
+    size_t at = r->k->open;
+    for (size_t i = code_at(ts, at + 1); i < r->k->close; i = code_at(ts, at + 1)) {
+        if (!is(ts, i, "TT_SIM_SHARED") && !is(ts, i, "TT_SIM_SHARED_EXTERN"))
+            break;
+        size_t end = stmt_end(r, i, r->k->close);
+        if (end == NO)
+            break;
+        at = end - 1;
+    }
+    return at;
+}
+
+static void put_form(rg *r, sbuf *b, size_t at)
+{
+    sb_puts(b, "\nif (TT_SIM_RG_ENTER()) { [&] {");
+    sb_put(b, r->top.p ? r->top.p : "", r->top.n);
+    for (int i = 0; i < r->nid; i++) {
+        const rg_var *v = NULL;
+        for (int j = 0; j < r->nvar && !v; j++)
+            if (r->var[j].id == i)
+                v = &r->var[j];
+        char num[64];
+        snprintf(num, sizeof num, "\nTT_SIM_RG_VAR(%d, ", i);
+        sb_puts(b, num);
+        if (v) {
+            put_words(r, b, v->ts, v->te);
+            put_words(r, b, v->ds, v->de);
+        } else {
+            sb_puts(b, "bool"); /* a guard */
+        }
+        sb_puts(b, ");");
+    }
+    sb_put(b, r->body.p ? r->body.p : "", r->body.n);
+    char l[80];
+    snprintf(l, sizeof l, "\n}(); TT_SIM_CO_RETURN; }\n#line %zu\n", line_at(r, r->ts->v[at].s));
+    sb_puts(b, l);
+}
+
+int tt_sim_rg_put(sbuf *b, const tt_sim_rg_kernel *k, size_t *at)
+{
+    rg *r = calloc(1, sizeof *r);
+    if (!r)
+        return -1;
+    r->k = k;
+    r->ts = k->ts;
+    r->lline = 1;
+    int ret = scan(r);
+    if (ret == 0 && !r->fail) {
+        *at = after_shared(r);
+        walk(r, *at + 1, k->close);
+        close_region(r);
+        if (r->top.oom || r->body.oom)
+            ret = -1;
+        else if (!r->fail && r->nsync > 0) {
+            put_form(r, b, *at);
+            ret = 1;
+        }
+    }
+    free(r->top.p);
+    free(r->body.p);
+    free(r->sync);
+    free(r);
+    return ret;
+}
