@@ -536,7 +536,7 @@ __thread tt_sim_chain_rec *tt_sim_chain_probe_rec;
 void tt_sim_rg_chain(void (*fuse)(const void *op, uint64_t *vals, const int16_t *src, size_t stride,
                                   uint32_t n, uint32_t nl, tt_sim_chain_inactive_fn inactive,
                                   void *ctx),
-                     const void *op)
+                     const void *op, const int16_t *src, size_t stride)
 {
     tt_sim_worker *w = tt_sim_self_worker;
     if (UNLIKELY(atomic_load_explicit(&w->L->abort, memory_order_relaxed)))
@@ -560,8 +560,11 @@ void tt_sim_rg_chain(void (*fuse)(const void *op, uint64_t *vals, const int16_t 
         fuse_ctx ctx = {w, wp};
         memcpy(w->cres + first, w->cval + first, nl * sizeof *w->cres);
         /* (a key holds the chain's length in its top 16 bits: chain_key) */
-        fuse(op, w->cres + first, w->blk.chain_src + first, w->blk.nthreads, (uint32_t)(key >> 48),
-             nl, fuse_inactive, &ctx);
+        if (src)
+            fuse(op, w->cres + first, src, stride, (uint32_t)(key >> 48), nl, fuse_inactive, &ctx);
+        else
+            fuse(op, w->cres + first, w->blk.chain_src + first, w->blk.nthreads,
+                 (uint32_t)(key >> 48), nl, fuse_inactive, &ctx);
         for (l = 0; l < nl; l++)
             cw[first + l].key = 1;
         wp->epoch++;

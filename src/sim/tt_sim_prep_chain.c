@@ -338,13 +338,22 @@ static const char co_form[] =
 
 /* The two halves of a chain in a kernel's region form (tt_sim_region.hpp):
  * each thread's arrival, in the loop over the threads, and the fused run
- * after it, on the value's per-thread array (@V its number). */
-static const char rg_arrive_form[] = "::tt_sim::rg_arrive(@X, [&] { for (@H) (void)(@C); });";
+ * after it, on the value's per-thread array (@V its number); @S names the
+ * chain's steps recorded once (rg_steps), when it has them. */
+static const char rg_arrive_form[] = "::tt_sim::rg_arrive(@X, [&] { for (@H) (void)(@C); }@S);";
 static const char rg_chain_form[] =
     "::tt_sim::rg_chain(tt_sim_rg_@V_, [](auto tt_sim_a_, auto tt_sim_r_) -> decltype(tt_sim_a_) "
-    "{ @O });";
+    "{ @O }@S);";
 
-static void put_form(sbuf *b, const toks *ts, const chain *ch, const char *form, int v)
+static void put_num(sbuf *b, const char *fmt, int v)
+{
+    char num[32];
+    snprintf(num, sizeof num, fmt, v);
+    sb_puts(b, num);
+}
+
+/* v: @V; steps: @S (none when < 0). */
+static void put_form(sbuf *b, const toks *ts, const chain *ch, const char *form, int v, int steps)
 {
     for (const char *f = form; *f; f++) {
         if (*f != '@') {
@@ -360,13 +369,12 @@ static void put_form(sbuf *b, const toks *ts, const chain *ch, const char *form,
         case 'C': put_tokens(b, ts, ch->c.s, ch->c.e, ch, 0); break;
         case 'O': put_combine(b, ts, ch); break;
         case 'B': put_tokens(b, ts, ch->bs, ch->be, ch, 0); break;
-        case 'L': put_form(b, ts, ch, lambda_form, v); break;
-        case 'V': {
-            char num[16];
-            snprintf(num, sizeof num, "%d", v);
-            sb_puts(b, num);
+        case 'L': put_form(b, ts, ch, lambda_form, v, steps); break;
+        case 'V': put_num(b, "%d", v); break;
+        case 'S':
+            if (steps >= 0)
+                put_num(b, ", tt_sim_rs_%d_", steps);
             break;
-        }
         }
     }
 }
@@ -375,11 +383,39 @@ void tt_sim_chain_put(sbuf *b, const toks *ts, const chain *ch, int co)
 {
     size_t name = ts->v[ch->c.name].s;
     sb_newlines(b, ts->t, ts->v[ch->kw].s, name);
-    put_form(b, ts, ch, co ? co_form : chain_form, 0);
+    put_form(b, ts, ch, co ? co_form : chain_form, 0, -1);
     sb_newlines(b, ts->t, name, ts->v[ch->be - 1].s);
 }
 
-void tt_sim_chain_put_rg(sbuf *b, const toks *ts, const chain *ch, int var)
+void tt_sim_chain_put_rg(sbuf *b, const toks *ts, const chain *ch, int var, int steps)
 {
-    put_form(b, ts, ch, var < 0 ? rg_arrive_form : rg_chain_form, var);
+    put_form(b, ts, ch, var < 0 ? rg_arrive_form : rg_chain_form, var, steps);
+}
+
+int tt_sim_chain_uniform(const toks *ts, const chain *ch)
+{
+    if (ch->c.open != ch->c.s + 1) /* a member call: tile.shfl_down(...) */
+        return 0;
+    size_t init_end = ch->hs;
+    while (init_end < ch->he && !is(ts, init_end, ";"))
+        init_end++;
+    for (size_t i = ch->hs; i < ch->c.e; i++) {
+        if (i == ch->he)
+            i = ch->c.open; /* from the header to the call's arguments */
+        if (ts->v[i].kind == T_NUM || (ts->v[i].kind == T_PUNCT && !is(ts, i, ".") &&
+                                       !is(ts, i, "->")))
+            continue;
+        if (ts->v[i].kind != T_ID)
+            return 0;
+        if (is(ts, i, "warpSize") || is(ts, i, "sizeof") || is(ts, i, "int") ||
+            is(ts, i, "unsigned") || is(ts, i, "long") || is_ident(ts, i, ch->x))
+            continue;
+        /* a variable the loop's init assigns */
+        int var = 0;
+        for (size_t j = ch->hs; j + 1 < init_end && !var; j++)
+            var = is_ident(ts, j, i) && is(ts, j + 1, "=");
+        if (!var)
+            return 0;
+    }
+    return 1;
 }

@@ -46,7 +46,15 @@ void tt_sim_chain_put(sbuf *b, const toks *ts, const tt_sim_chain_loop *ch, int 
 /* Appends a half of the loop's region form (tt_sim_region.hpp), on one
  * line: var < 0, a thread's arrival (::tt_sim::rg_arrive); else the fused run
  * after the loop over the threads, on the value's per-thread array
- * tt_sim_rg_<var>_ (::tt_sim::rg_chain). */
-void tt_sim_chain_put_rg(sbuf *b, const toks *ts, const tt_sim_chain_loop *ch, int var);
+ * tt_sim_rg_<var>_ (::tt_sim::rg_chain).  steps >= 0: both name the steps
+ * recorded once, tt_sim_rs_<steps>_ (see tt_sim_chain_uniform). */
+void tt_sim_chain_put_rg(sbuf *b, const toks *ts, const tt_sim_chain_loop *ch, int var,
+                         int steps);
+
+/* Whether the loop's steps are the same for every block and launch: its
+ * header and the shuffle's other arguments name nothing but numbers,
+ * operators, warpSize, sizeof, int/unsigned/long and the variables its init
+ * assigns (a lane's steps then depend on its lane alone). */
+int tt_sim_chain_uniform(const toks *ts, const tt_sim_chain_loop *ch);
 
 #endif

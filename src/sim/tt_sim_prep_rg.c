@@ -54,7 +54,7 @@ typedef struct rg {
     const toks *ts;
     sbuf top, body;
     rg_var var[MAX_VARS];
-    int nvar, nid;
+    int nvar, nid, nsteps;
     size_t moved[MAX_VARS]; /* names of the locals moved to the top */
     int nmoved;
     int guard[MAX_LEVELS], nguard; /* ids of the open guards' flag arrays */
@@ -572,12 +572,19 @@ static void put_chain(rg *r, const tt_sim_chain_loop *ch)
         r->fail = 1;
         return;
     }
+    int steps = -1;
+    if (tt_sim_chain_uniform(r->ts, ch)) { /* its steps, recorded once */
+        steps = r->nsteps++;
+        char decl[80];
+        snprintf(decl, sizeof decl, "\nstatic ::tt_sim::rg_steps_cache tt_sim_rs_%d_;", steps);
+        sb_puts(&r->top, decl);
+    }
     open_region(r);
     put_line(r, &r->body, ch->c.name);
-    tt_sim_chain_put_rg(&r->body, r->ts, ch, -1);
+    tt_sim_chain_put_rg(&r->body, r->ts, ch, -1, steps);
     close_region(r);
     sb_puts(&r->body, "\n");
-    tt_sim_chain_put_rg(&r->body, r->ts, ch, x->id);
+    tt_sim_chain_put_rg(&r->body, r->ts, ch, x->id, steps);
 }
 
 /* The statements [s, e) of a split scope. */

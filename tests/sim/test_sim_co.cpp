@@ -234,3 +234,17 @@ Test(co, region_forms_run_or_ask_for_coroutines)
     tt_sim_free(f);
     tt_sim_free(in);
 }
+
+// A partial last warp: its lanes read lanes the block does not have, in the
+// fused chain of every mode, at the same line.
+Test(co, partial_warps_read_absent_lanes_alike)
+{
+    const int W = TT_SIM_WARP, B = W + W / 2;
+    float *in = (float *)tt_sim_alloc(B * sizeof(float)), *out = (float *)tt_sim_alloc(sizeof(float));
+    outcome o = both(out, sizeof(float), sim_cfg(1, B, W),
+                     [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_reduce, c, in, out, B); });
+    cr_assert_eq(o.r.status, TT_SIM_ERR_INACTIVE_LANE_READ, "%s", o.r.message);
+    cr_assert(std::strstr(o.r.message, "does not exist"), "%s", o.r.message);
+    tt_sim_free(in);
+    tt_sim_free(out);
+}

@@ -373,7 +373,9 @@ static void expect_rg_lines(const char *o, const char *src)
                 if (strncmp(text, "::tt_sim::rg_arrive(", 20) == 0 && call) {
                     /* a chain's arrival: on the line of its shuffle */
                     memmove(text, call + 7, strlen(call + 7) + 1);
-                    *strstr(text, ")); });") = 0;
+                    char *end = strstr(text, ")); }");
+                    cr_assert(end, "%s", text);
+                    *end = 0;
                 }
                 if (!strstr(text, "tt_sim") && !strstr(text, "TT_SIM_"))
                     cr_expect(strstr(src_line(src, n, buf, sizeof buf), text) != NULL,
@@ -498,8 +500,14 @@ Test(prep, co_bench_reduce)
     cr_expect(strstr(o, "float &v = (tt_sim_rg_0_[tt_sim_l_] = (i < n ? in[i] : 0.0f));"), "%s", o);
     cr_expect(strstr(o, "\n#line 15\n::tt_sim_rg_barrier();"), "%s", o);
     cr_expect(strstr(o, "tt_sim_rg_3_[tt_sim_l_] = (w == 0); if (tt_sim_rg_3_[tt_sim_l_]) {"), "%s", o);
+    /* both chains' steps are the same in every block: recorded once */
+    cr_expect(strstr(o, "{ [&] {\nstatic ::tt_sim::rg_steps_cache tt_sim_rs_0_;\n"
+                        "static ::tt_sim::rg_steps_cache tt_sim_rs_1_;\n"), "%s", o);
+    cr_expect(strstr(o, "::tt_sim::rg_arrive(v, [&] { for (int o = warpSize / 2; o > 0; o /= 2) "
+                        "(void)(__shfl_down(v, o)); }, tt_sim_rs_1_);"), "%s", o);
     cr_expect(strstr(o, "::tt_sim::rg_chain(tt_sim_rg_0_, [](auto tt_sim_a_, auto tt_sim_r_) -> "
-                        "decltype(tt_sim_a_) { tt_sim_a_ += tt_sim_r_; return tt_sim_a_; });"), "%s", o);
+                        "decltype(tt_sim_a_) { tt_sim_a_ += tt_sim_r_; return tt_sim_a_; }, "
+                        "tt_sim_rs_0_);"), "%s", o);
     free(o);
 }
 
@@ -534,6 +542,14 @@ Test(prep, rg_which_kernels)
     cr_expect_eq(forms_of(K("  float x = v;\n  if (threadIdx.x < 64) {\n#pragma unroll\n"
                             "    for (int o = 16; o > 0; o /= 2) x += __shfl_down(x, o);\n  }\n"
                             "  __syncthreads();\n  p[threadIdx.x] = x;")), 1);
+    /* steps recorded once only for chains whose loop names nothing else */
+    char *o = prep(K("  float x = v;\n  int w = 8;\n"
+                     "  for (int o = w; o > 0; o /= 2) x += __shfl_down(x, o);\n"
+                     "  for (unsigned m = warpSize / 2; m; m >>= 1) x += __shfl_xor_sync(~0u, x, m, 16);\n"
+                     "  p[0] = x;"));
+    cr_expect(strstr(o, "tt_sim_rs_0_") && !strstr(o, "tt_sim_rs_1_"), "%s", o);
+    cr_expect(strstr(o, "(void)(__shfl_xor_sync(~0u, x, m, 16)); }, tt_sim_rs_0_);"), "%s", o);
+    free(o);
     /* none: a barrier in a loop or an if, a return, _count */
     cr_expect_eq(forms_of(K("  for (int i = 0; i < 4; i++) __syncthreads();")), 0);
     cr_expect_eq(forms_of(K("  if (v > 0) __syncthreads();")), 0);

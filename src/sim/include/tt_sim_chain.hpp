@@ -102,14 +102,21 @@ class chain_probe {
 #endif
 
 public:
+    // Records into the running thread's slots of the block.
     chain_probe()
+        : chain_probe(tt_sim_blk->chain_src + tt_sim_cur->linear,
+                      tt_sim_blk->chain_mask + tt_sim_cur->linear, tt_sim_blk->nthreads)
     {
-        uint32_t lin = tt_sim_cur->linear;
+    }
+    // Records into src[k * stride] and mask[k * stride] instead of the
+    // running thread's slots (region kernels' steps recorded once).
+    chain_probe(int16_t *src, uint64_t *mask, uint32_t stride)
+    {
         rec_.site = nullptr;
         rec_.n = 0;
-        rec_.src = tt_sim_blk->chain_src + lin;
-        rec_.mask = tt_sim_blk->chain_mask + lin;
-        rec_.stride = tt_sim_blk->nthreads;
+        rec_.src = src;
+        rec_.mask = mask;
+        rec_.stride = stride;
         rec_.has_mask = 0;
         rec_.fusable = 1;
         rec_.bad = 0;

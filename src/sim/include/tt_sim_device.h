@@ -209,7 +209,9 @@ void *tt_sim_co_alloc_slow(size_t n);
  * the chain, chain_wait[linear].key = the chain's key, rg_vals[linear] = its
  * value and wait_site = the chain's site.  Fuses every warp whose lanes all
  * arrived with one key (results in co_res, keys set to 1; keys of warps that
- * did not arrive stay 0), as the runtime fuses a coroutine warp's chain.  A
+ * did not arrive stay 0), as the runtime fuses a coroutine warp's chain;
+ * the steps are the block's slots (src NULL), or src[k * stride + lane] for
+ * every warp (steps recorded once: rg_steps).  A
  * warp that arrived in part, or with different keys, cannot be run exactly
  * here: the launch fails with TT_SIM_ERR_NEEDS_COROUTINES (tt_sim_rg_bail),
  * and is run again as coroutines by `tiletrans check`. */
@@ -217,7 +219,7 @@ void tt_sim_rg_barrier(void);
 void tt_sim_rg_chain(void (*fuse)(const void *op, uint64_t *vals, const int16_t *src, size_t stride,
                                   uint32_t n, uint32_t nl, tt_sim_chain_inactive_fn inactive,
                                   void *ctx),
-                     const void *op);
+                     const void *op, const int16_t *src, size_t stride);
 void tt_sim_rg_bail(const tt_sim_site *site, const char *why)
 #if defined(__GNUC__)
     __attribute__((noreturn))

@@ -87,13 +87,14 @@ template <class T, class P> inline void rg_arrive(const T &x, P probe)
     }
 }
 
-// After the loop: fuses the chain of every warp that reached it and stores
-// each arrived thread's result into the value's array.
-template <class T, class F> inline void rg_chain(T *vals, F op)
+// After the loop: fuses the chain of every warp that reached it (steps
+// from src with stride, or NULL: the block's slots) and stores each arrived
+// thread's result into the value's array.
+template <class T, class F> inline void rg_chain_run(T *vals, F op, const int16_t *src, size_t stride)
 {
     using V = chain_t<T>;
     if constexpr (chain_ok<V>()) {
-        tt_sim_rg_chain(&chain_fuse<V, F>, &op);
+        tt_sim_rg_chain(&chain_fuse<V, F>, &op, src, stride);
         tt_sim_chain_wait *cw = tt_sim_blk->chain_wait;
         const uint64_t *res = tt_sim_blk->co_res;
         for (uint32_t l = 0, n = tt_sim_blk->nthreads; l < n; l++)
@@ -112,6 +113,105 @@ inline bool rg_enter()
         return false;
     tt_sim_blk->rg = 2;
     return true;
+}
+
+template <class T, class F> inline void rg_chain(T *vals, F op)
+{
+    rg_chain_run(vals, op, nullptr, 0);
+}
+
+// ---- chains whose steps are the same everywhere -------------------------
+// A chain whose loop header and shuffle arguments name only numbers,
+// warpSize and the loop's own variables (tt_sim_chain_uniform) takes the
+// same steps in lane l of every warp, block and launch: they are recorded
+// once per process, and a thread's arrival then only books its value.
+struct rg_steps {
+    uint64_t key; // chain_key, the same for every lane
+    const tt_sim_site *site;
+    int16_t src[1]; // lane l's source at step k: src[k * TT_SIM_WARP + l]
+};
+
+// Per chain, process-wide: NULL until recorded; then the steps, or none()
+// when some lane's cannot be fused (every thread then records its own, and
+// the per-thread path reports what is wrong).
+struct rg_steps_cache {
+    std::atomic<const rg_steps *> p{nullptr};
+    static const rg_steps *none()
+    {
+        static const rg_steps n{};
+        return &n;
+    }
+    const rg_steps *usable() const
+    {
+        const rg_steps *s = p.load(std::memory_order_acquire);
+        return s != none() ? s : nullptr;
+    }
+};
+
+// Records the steps of every lane by running the probe as lane 0, 1, ...
+// of a warp (the shims' lane rules read only tt_sim_cur->lane).  Called
+// after the running thread's own probe succeeded, so nothing here fails
+// that did not fail for it.  The result lives until the process exits.
+template <class P> const rg_steps *rg_steps_record(P probe)
+{
+    constexpr uint32_t W = TT_SIM_WARP, N = TT_SIM_CHAIN_SLOTS;
+    int16_t *src = static_cast<int16_t *>(std::malloc(sizeof(int16_t) * N * W));
+    uint64_t *mask = static_cast<uint64_t *>(std::malloc(sizeof(uint64_t) * N * W));
+    tt_sim_thread *t = tt_sim_cur, fake = *t;
+    uint64_t key = 0;
+    uint32_t n = 0;
+    const tt_sim_site *site = nullptr;
+    bool ok = src && mask;
+    for (uint32_t l = 0; l < W && ok; l++) {
+        fake.lane = l;
+        tt_sim_cur = &fake;
+        chain_probe pr(src + l, mask + l, W);
+        probe();
+        const tt_sim_chain_rec &r = pr.rec();
+        ok = pr.complete() && r.fusable && r.n > 0 && (l == 0 || chain_key(r) == key) &&
+             !(r.has_mask && !((mask[l] >> l) & 1));
+        key = chain_key(r);
+        n = r.n;
+        site = r.site;
+    }
+    tt_sim_cur = t;
+    rg_steps *s = ok ? static_cast<rg_steps *>(std::malloc(sizeof(rg_steps) + sizeof(int16_t) * n * W))
+                     : nullptr;
+    if (s) {
+        s->key = key;
+        s->site = site;
+        std::memcpy(s->src, src, sizeof(int16_t) * n * W);
+    }
+    std::free(src);
+    std::free(mask);
+    return s ? s : rg_steps_cache::none();
+}
+
+template <class T, class P> inline void rg_arrive(const T &x, P probe, rg_steps_cache &c)
+{
+    using V = chain_t<T>;
+    if constexpr (chain_ok<V>()) {
+        if (const rg_steps *s = c.usable()) {
+            tt_sim_thread *t = tt_sim_cur;
+            tt_sim_blk->chain_wait[t->linear].key = s->key;
+            tt_sim_blk->rg_vals[t->linear] = chain_enc<V>(x);
+            t->wait_site = s->site;
+            return;
+        }
+    }
+    rg_arrive(x, probe); // its own steps, in the block's slots (they equal the recorded ones)
+    if (c.p.load(std::memory_order_acquire) == nullptr) {
+        const rg_steps *s = rg_steps_record(probe), *expect = nullptr;
+        if (!c.p.compare_exchange_strong(expect, s, std::memory_order_acq_rel) &&
+            s != rg_steps_cache::none())
+            std::free(const_cast<rg_steps *>(s)); // another OS thread recorded them first
+    }
+}
+
+template <class T, class F> inline void rg_chain(T *vals, F op, rg_steps_cache &c)
+{
+    const rg_steps *s = c.usable();
+    rg_chain_run(vals, op, s ? s->src : nullptr, TT_SIM_WARP);
 }
 
 // The forms tt_sim_prepare_source() writes (see tt_sim.h).
