@@ -248,3 +248,21 @@ Test(co, partial_warps_read_absent_lanes_alike)
     tt_sim_free(in);
     tt_sim_free(out);
 }
+
+// The kinds of locals a region form keeps per thread compile and keep
+// their values across a barrier.
+Test(co, region_locals_of_each_kind)
+{
+    const int B = 160;
+    float *out = (float *)tt_sim_alloc(2 * B * sizeof(float));
+    outcome o = both(out, 2 * B * sizeof(float), sim_cfg(2, B, TT_SIM_WARP),
+                     [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_types, c, out); });
+    cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    const float *got = (const float *)o.bytes.data();
+    for (int i = 0; i < 2 * B; i++) {
+        int t = i % B;
+        float want = t + 3.0f + (float)(t * 0.5) + (float)t + 1.0f + (float)t + (float)(uint8_t)t + 7.0f;
+        cr_assert_eq(got[i], want, "thread %d: %g, expected %g", i, got[i], want);
+    }
+    tt_sim_free(out);
+}

@@ -275,7 +275,17 @@ tt_sim_result tt_sim_launch_batched(const tt_sim_kernel *kernel, const tt_sim_co
  * with TT_SIM_ERR_NEEDS_FIBERS.  Chain loops elsewhere keep the form above.
  * Prepared text prepares to itself.
  *
- * Everything else (comments, strings, line numbers) is kept byte for byte.
+ * Fourth, such a coroutine kernel also gets a region form when its shape
+ * allows (see src/sim/README.md, "Region kernels", and tt_sim_prep_rg.c):
+ * right after its leading __shared__ declarations (or its `{`) goes
+ *   if (TT_SIM_RG_ENTER()) { [&] { <the body as loops over the block's
+ *   threads between its barriers and chains> }(); TT_SIM_CO_RETURN; }
+ * on lines of its own, each copied statement after a `#line` naming its
+ * line, and a `#line` back to the line it was inserted on after it.  It runs
+ * when cfg.regions is set.
+ *
+ * Everything else (comments, strings, line numbers) is kept byte for byte:
+ * the region forms add lines, but every line after one keeps its number.
  * Write the result with a first line
  * `#line 1 "<original path>"` so reports name the original file.  Every file
  * with __shared__ declarations must be prepared (also included headers): an

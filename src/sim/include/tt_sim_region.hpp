@@ -32,10 +32,13 @@ inline void *block_alloc(std::size_t n)
 }
 
 // One T per thread of the block (a region kernel's local), by linear id.
+// (The types tt_sim_prep_rg.c keeps per thread are trivially copyable.)
 template <class T> inline T *rg_alloc()
 {
-    static_assert(alignof(T) <= 16, "tt_sim: region locals are at most 16-byte aligned");
-    return static_cast<T *>(block_alloc(sizeof(T) * tt_sim_blk->nthreads));
+    static_assert(std::is_trivially_copyable<T>::value, "tt_sim: region locals are plain data");
+    constexpr std::size_t a = alignof(T) > 16 ? alignof(T) : 16;
+    auto p = reinterpret_cast<std::uintptr_t>(block_alloc(sizeof(T) * tt_sim_blk->nthreads + a - 16));
+    return reinterpret_cast<T *>((p + a - 1) & ~std::uintptr_t(a - 1));
 }
 
 // The loop over the block's threads: makes each the running one, in

@@ -122,3 +122,21 @@ __global__ void co_inactive(float *out)
     __syncthreads();
     out[threadIdx.x] = v;
 }
+
+// locals of each kind a region form keeps per thread, across a barrier
+__global__ void co_types(float *out)
+{
+    __shared__ float s[1024];
+    int t = threadIdx.x;
+    float4 a = make_float4(t, 1, 2, 3);
+    double2 d = make_double2(t * 0.5, 2);
+    __half h = __float2half((float)t);
+    unsigned long long u = 1ull << (t % 60);
+    const float *p = s + t;
+    uint8_t b = (uint8_t)t, c;
+    c = 7;
+    s[t] = (float)t;
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + t] =
+        a.x + a.w + (float)d.x + __half2float(h) + (float)(u >> (t % 60)) + p[0] + b + c;
+}
