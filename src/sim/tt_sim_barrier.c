@@ -255,10 +255,12 @@ void tt_sim_co_barrier(const tt_sim_site *site, int kind, int pred)
 
 /* A region kernel's __syncthreads(): every thread of the block has run the
  * loop before it (tt_sim_device.h). */
-void tt_sim_rg_barrier(void)
+void tt_sim_rg_barrier(uint32_t exited)
 {
     tt_sim_worker *w = tt_sim_self_worker;
     if (UNLIKELY(atomic_load_explicit(&w->L->abort, memory_order_relaxed)))
         tt_sim_escape(w);
+    if (UNLIKELY(exited && w->L->cfg->strict_barriers))
+        tt_sim_rg_bail(NULL, "threads returned before a barrier the others reach (strict barriers)");
     w->epoch++; /* a new race-check interval begins */
 }

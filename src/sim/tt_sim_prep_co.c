@@ -273,7 +273,7 @@ static void analyse(co *a)
         size_t c0 = c;
         for (; c < a->nch && a->ch[c].kw < f->close; c++)
             a->chain_co[c] = 1;
-        tt_sim_rg_kernel rk = {ts, a->pair, f->open, f->close, a->ch + c0, c - c0};
+        tt_sim_rg_kernel rk = {ts, a->pair, f->open, f->close, a->ch + c0, c - c0, a->rep};
         int got = tt_sim_rg_put(&a->rg[k], &rk, &a->rg_at[k]);
         if (got < 0)
             a->oom = 1;

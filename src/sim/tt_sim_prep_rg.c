@@ -22,8 +22,10 @@
  * chain, are its "split scopes"; every barrier is a `__syncthreads();`
  * statement of the body itself and every chain a statement of a split scope
  * (barriers in an if or a loop, _count/_and/_or, chains in loops: no
- * form).  No return, goto, label or preprocessor line other than #pragma;
- * __shared__ declarations only first.  A local of a split scope that a
+ * form).  No goto, label or preprocessor line other than #pragma;
+ * __shared__ declarations only first.  A `return` marks the thread exited:
+ * it leaves the loop it is in (a label at the loop body's end) and every
+ * later loop skips it.  A local of a split scope that a
  * later barrier or chain separates from one of its uses (by name, after
  * that sync point) is kept per thread: its declaration must then be of a
  * plain type (arithmetic, vector, half, pointers to them), with `=` or no
@@ -59,6 +61,8 @@ typedef struct rg {
     int nmoved;
     int guard[MAX_LEVELS], nguard; /* ids of the open guards' flag arrays */
     int in_region;                 /* a TT_SIM_RG_FOR is open */
+    int nregion;                   /* loops opened so far (their labels) */
+    int has_return;                /* the body returns: exited threads are skipped */
     size_t *sync, nsync;           /* every barrier name and chain `for`, in order */
     size_t lpos, lline;            /* line cursor: byte lpos is on line lline */
     int fail;
@@ -72,7 +76,7 @@ static const char *const type_words[] = {
 static const char *const barrier_names[] = {"__syncthreads", "__syncthreads_count",
                                             "__syncthreads_and", "__syncthreads_or", NULL};
 /* Words that end the form wherever they are. */
-static const char *const never_words[] = {"return", "goto", "co_return", "co_await", "co_yield",
+static const char *const never_words[] = {"goto", "co_return", "co_await", "co_yield",
                                           "TT_SIM_CO_RETURN", NULL};
 /* Statement starts the reader does not take at a split scope. */
 static const char *const stop_words[] = {
@@ -132,10 +136,25 @@ static void put_line(rg *r, sbuf *b, size_t tok)
     sb_puts(b, l);
 }
 
-/* Tokens [a, z) as written. */
+/* Tokens [a, z) as written, but for the kernel's own `return`s: the
+ * thread is marked exited and leaves the loop's body (the `else` takes the
+ * return's `;`, so that an enclosing if-else still pairs up). */
 static void put_span(rg *r, sbuf *b, size_t a, size_t z)
 {
-    sb_put(b, r->ts->t + r->ts->v[a].s, r->ts->v[z - 1].e - r->ts->v[a].s);
+    const toks *ts = r->ts;
+    size_t from = ts->v[a].s;
+    for (size_t i = a; i < z && r->has_return; i++) {
+        if (!r->k->rep[i] || !is(ts, i, "return"))
+            continue;
+        sb_put(b, ts->t + from, ts->v[i].s - from);
+        char go[128];
+        snprintf(go, sizeof go,
+                 "if ((tt_sim_rg_x_[tt_sim_l_] = 1, ++tt_sim_rg_nx_)) goto tt_sim_r%d_; else",
+                 r->nregion);
+        sb_puts(b, go);
+        from = ts->v[i].e;
+    }
+    sb_put(b, ts->t + from, ts->v[z - 1].e - from);
 }
 
 /* Tokens [a, z), one space between each. */
@@ -257,7 +276,10 @@ static void open_region(rg *r)
     if (r->in_region)
         return;
     r->in_region = 1;
+    r->nregion++;
     sb_puts(&r->body, "\nTT_SIM_RG_FOR { const uint32_t tt_sim_l_ = tt_sim_it_.lin; (void)tt_sim_l_;");
+    if (r->has_return)
+        sb_puts(&r->body, " if (tt_sim_rg_x_[tt_sim_l_]) continue; {");
     put_rebind(r, 0);
     for (int l = 1; l <= r->nguard; l++)
         put_guard_open(r, l);
@@ -268,9 +290,14 @@ static void close_region(rg *r)
     if (!r->in_region)
         return;
     r->in_region = 0;
-    sb_puts(&r->body, "\n}");
     for (int l = 0; l < r->nguard; l++)
         sb_puts(&r->body, " }");
+    if (r->has_return) {
+        char label[64];
+        snprintf(label, sizeof label, " } tt_sim_r%d_: __attribute__((unused));", r->nregion);
+        sb_puts(&r->body, label);
+    }
+    sb_puts(&r->body, "\n}");
 }
 
 static int new_id(rg *r)
@@ -462,7 +489,7 @@ static void put_plain(rg *r, size_t s, size_t end)
         return;
     }
     if (is(ts, s, "{") || is(ts, s, "if") || is(ts, s, "for") || is(ts, s, "while") ||
-        is(ts, s, "do") || is(ts, s, "switch") || is(ts, s, ";")) {
+        is(ts, s, "do") || is(ts, s, "switch") || is(ts, s, ";") || is(ts, s, "return")) {
         open_region(r); /* its locals are its own */
         put_line(r, &r->body, s);
         put_span(r, &r->body, s, end);
@@ -622,7 +649,8 @@ static void walk(rg *r, size_t s, size_t e)
                    end == code_at(ts, code_at(ts, code_at(ts, i + 1) + 1) + 1) + 1) {
             close_region(r);
             put_line(r, &r->body, i);
-            sb_puts(&r->body, "::tt_sim_rg_barrier();");
+            sb_puts(&r->body, r->has_return ? "::tt_sim_rg_barrier(tt_sim_rg_nx_);"
+                                            : "::tt_sim_rg_barrier(0);");
         } else {
             r->fail = 1; /* a sync point in a loop, a block, an expression */
         }
@@ -651,6 +679,8 @@ static int scan(rg *r)
         }
         if (in_list(ts, i, never_words))
             r->fail = 1;
+        if (k->rep[i] && is(ts, i, "return"))
+            r->has_return = 1;
         while (c < k->nch && k->ch[c].kw < i)
             c++;
         if ((c < k->nch && k->ch[c].kw == i) || in_list(ts, i, barrier_names))
@@ -680,6 +710,8 @@ static void put_form(rg *r, sbuf *b, size_t at)
 {
     sb_puts(b, "\nif (TT_SIM_RG_ENTER()) { [&] {");
     sb_put(b, r->top.p ? r->top.p : "", r->top.n);
+    if (r->has_return)
+        sb_puts(b, "\nTT_SIM_RG_EXITS;");
     for (int i = 0; i < r->nid; i++) {
         const rg_var *v = NULL;
         for (int j = 0; j < r->nvar && !v; j++)

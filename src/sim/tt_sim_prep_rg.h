@@ -15,6 +15,8 @@ typedef struct tt_sim_rg_kernel {
     size_t open, close;
     const tt_sim_chain_loop *ch;
     size_t nch;
+    const char *const *rep; /* per token: the coroutine rewrite's replacement
+                               (its `return`s: the kernel's own) */
 } tt_sim_rg_kernel;
 
 /* Appends to b the kernel's region form, to be inserted right after token

@@ -266,3 +266,25 @@ Test(co, region_locals_of_each_kind)
     }
     tt_sim_free(out);
 }
+
+// Threads that return skip the rest of the region form, their warps'
+// chains included.
+Test(co, returns_before_a_chain)
+{
+    const int W = TT_SIM_WARP, rows = 5;
+    float *in = (float *)tt_sim_alloc(rows * W * sizeof(float)), *out = (float *)tt_sim_alloc(rows * sizeof(float));
+    for (int i = 0; i < rows * W; i++)
+        in[i] = (float)(i % 3);
+    outcome o = both(out, rows * sizeof(float), sim_cfg(3, 2 * W, W),
+                     [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_rows, c, in, out, rows); });
+    cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    const float *got = (const float *)o.bytes.data();
+    for (int r = 0; r < rows; r++) {
+        float want = 0;
+        for (int l = 0; l < W; l++)
+            want += in[r * W + l];
+        cr_assert_eq(got[r], want, "row %d: %g, expected %g", r, got[r], want);
+    }
+    tt_sim_free(in);
+    tt_sim_free(out);
+}

@@ -203,8 +203,11 @@ void *tt_sim_co_alloc_slow(size_t n);
  * chains is a loop over the block's threads in schedule order, and these
  * calls stand between the loops.
  *
- * tt_sim_rg_barrier: every thread reached the __syncthreads() (the form
- * only has barriers that all threads reach); a new race-check interval.
+ * tt_sim_rg_barrier: every thread that has not returned (`exited` have)
+ * reached the __syncthreads() (the form only has barriers that all threads
+ * reach but by returning); a new race-check interval.  With
+ * cfg.strict_barriers, threads that returned make it a barrier divergence:
+ * the launch is left to coroutines, which report it.
  * tt_sim_rg_chain: the loop before it left, for every thread that reached
  * the chain, chain_wait[linear].key = the chain's key, rg_vals[linear] = its
  * value and wait_site = the chain's site.  Fuses every warp whose lanes all
@@ -215,7 +218,7 @@ void *tt_sim_co_alloc_slow(size_t n);
  * warp that arrived in part, or with different keys, cannot be run exactly
  * here: the launch fails with TT_SIM_ERR_NEEDS_COROUTINES (tt_sim_rg_bail),
  * and is run again as coroutines by `tiletrans check`. */
-void tt_sim_rg_barrier(void);
+void tt_sim_rg_barrier(uint32_t exited);
 void tt_sim_rg_chain(void (*fuse)(const void *op, uint64_t *vals, const int16_t *src, size_t stride,
                                   uint32_t n, uint32_t nl, tt_sim_chain_inactive_fn inactive,
                                   void *ctx),

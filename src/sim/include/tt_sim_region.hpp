@@ -41,6 +41,14 @@ template <class T> inline T *rg_alloc()
     return reinterpret_cast<T *>((p + a - 1) & ~std::uintptr_t(a - 1));
 }
 
+// A flag per thread, all clear.
+inline bool *rg_exits()
+{
+    bool *x = rg_alloc<bool>();
+    std::memset(x, 0, tt_sim_blk->nthreads);
+    return x;
+}
+
 // The loop over the block's threads: makes each the running one, in
 // schedule order; lin is its linear id.
 struct rg_iter {
@@ -219,6 +227,10 @@ template <class T, class F> inline void rg_chain(T *vals, F op, rg_steps_cache &
 
 // The forms tt_sim_prepare_source() writes (see tt_sim.h).
 #define TT_SIM_RG_ENTER() ::tt_sim::rg_enter()
+// which threads returned (then skipped by every later loop), and how many
+#define TT_SIM_RG_EXITS                                                                  \
+    bool *const tt_sim_rg_x_ = ::tt_sim::rg_exits();                                     \
+    uint32_t tt_sim_rg_nx_ = 0
 #define TT_SIM_RG_FOR                                                                    \
     for (::tt_sim::rg_iter tt_sim_it_; tt_sim_it_.more(); tt_sim_it_.next())
 // a local of type T (its tokens) that lives across a barrier or chain

@@ -140,3 +140,17 @@ __global__ void co_types(float *out)
     out[blockIdx.x * blockDim.x + t] =
         a.x + a.w + (float)d.x + __half2float(h) + (float)(u >> (t % 60)) + p[0] + b + c;
 }
+
+// a warp per row; the warps past the last row return before their chain
+__global__ void co_rows(const float *in, float *out, int rows)
+{
+    int lane = threadIdx.x % warpSize;
+    int row = blockIdx.x * (blockDim.x / warpSize) + threadIdx.x / warpSize;
+    if (row >= rows)
+        return;
+    float v = in[row * warpSize + lane];
+    for (int o = warpSize / 2; o > 0; o /= 2)
+        v += __shfl_xor(v, o);
+    if (lane == 0)
+        out[row] = v;
+}
