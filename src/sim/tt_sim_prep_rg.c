@@ -59,11 +59,14 @@ typedef struct rg {
     int nvar, nid, nsteps;
     size_t moved[MAX_VARS]; /* names of the locals moved to the top */
     int nmoved;
-    int guard[MAX_LEVELS], nguard; /* ids of the open guards' flag arrays */
+    /* the open scopes below the body: an `if`'s (the id of its guard's flag
+     * array) or a loop's (-1); nif counts the ifs */
+    int guard[MAX_LEVELS], nguard, nif;
     int in_region;                 /* a TT_SIM_RG_FOR is open */
     int nregion;                   /* loops opened so far (their labels) */
     int has_return;                /* the body returns: exited threads are skipped */
     size_t *sync, nsync;           /* every barrier name and chain `for`, in order */
+    size_t *loop, nloop;           /* [start, end) of each loop holding a sync point */
     size_t lpos, lline;            /* line cursor: byte lpos is on line lline */
     int fail;
 } rg;
@@ -177,8 +180,17 @@ static int has_sync(const rg *r, size_t a, size_t z)
     return 0;
 }
 
-/* Whether the local named at token d is used after a sync point that
- * follows it (then it must live across it). */
+static int used_in(const rg *r, size_t d, size_t a, size_t z)
+{
+    for (size_t j = a; j < z; j++)
+        if (is_ident(r->ts, j, d))
+            return 1;
+    return 0;
+}
+
+/* Whether the local named at token d must live across a sync point: it is
+ * used after one that follows it, or in a loop holding one that it is
+ * declared before or in (the next round runs after it). */
 static int crosses(const rg *r, size_t d)
 {
     size_t s = NO;
@@ -187,9 +199,13 @@ static int crosses(const rg *r, size_t d)
             s = r->sync[i];
     if (s == NO)
         return 0;
-    for (size_t j = s; j < r->k->close; j++)
-        if (is_ident(r->ts, j, d))
+    if (used_in(r, d, s, r->k->close))
+        return 1;
+    for (size_t i = 0; i < r->nloop; i++) {
+        size_t a = r->loop[2 * i], z = r->loop[2 * i + 1];
+        if (d < z && used_in(r, d, a > d ? a : d + 1, z))
             return 1;
+    }
     return 0;
 }
 
@@ -264,7 +280,10 @@ static void put_rebind(rg *r, int level)
 static void put_guard_open(rg *r, int level)
 {
     char s[64];
-    snprintf(s, sizeof s, " if (tt_sim_rg_%d_[tt_sim_l_]) {", r->guard[level - 1]);
+    if (r->guard[level - 1] < 0)
+        snprintf(s, sizeof s, " {");
+    else
+        snprintf(s, sizeof s, " if (tt_sim_rg_%d_[tt_sim_l_]) {", r->guard[level - 1]);
     sb_puts(&r->body, s);
     put_rebind(r, level);
 }
@@ -544,6 +563,18 @@ static void put_plain(rg *r, size_t s, size_t end)
 }
 
 static void walk(rg *r, size_t s, size_t e);
+static void put_split_if(rg *r, size_t i, size_t end);
+
+/* Leaves the innermost scope: its brace in the open loop, its locals. */
+static void pop_scope(rg *r)
+{
+    if (r->in_region)
+        sb_puts(&r->body, "\n}");
+    for (int v = 0; v < r->nvar; v++)
+        if (r->var[v].level == r->nguard)
+            r->var[v].live = 0;
+    r->nguard--;
+}
 
 /* `if (C) S` at a split scope, S holding a chain: C is kept per thread
  * (a guard) and S walked as a split scope under it. */
@@ -568,17 +599,105 @@ static void put_split_if(rg *r, size_t i, size_t end)
     put_span(r, &r->body, p + 1, pair[p]);
     sb_puts(&r->body, ");");
     r->guard[r->nguard++] = g;
+    r->nif++;
     put_guard_open(r, r->nguard);
     if (is(ts, b, "{"))
         walk(r, b + 1, pair[b]);
     else
         walk(r, b, end);
-    if (r->in_region)
-        sb_puts(&r->body, "\n}");
-    for (int v = 0; v < r->nvar; v++)
-        if (r->var[v].level == r->nguard)
-            r->var[v].live = 0;
-    r->nguard--;
+    pop_scope(r);
+    r->nif--;
+}
+
+/* `for (I; C; N) S` or `while (C) S` at a split scope outside any split if,
+ * S holding a barrier or chain: a loop around the regions, whose condition
+ * every thread evaluates and all that have not returned must agree on
+ * (::tt_sim::rg_all; else the launch is left to coroutines).  I, C and N
+ * run in the loops before and after S's (I's locals in the loop's scope). */
+static void put_split_loop(rg *r, size_t i, size_t end)
+{
+    const toks *ts = r->ts;
+    const size_t *pair = r->k->pair;
+    size_t p = code_at(ts, i + 1), close = pair[p], b = code_at(ts, close + 1);
+    size_t cs = p + 1, ce = close, ns = close, ne = close, is_ = NO;
+    if (is(ts, i, "for")) {
+        if (tt_sim_tok_count_top_level(ts, p + 1, close, ";") != 2) {
+            r->fail = 1; /* a range-for */
+            return;
+        }
+        size_t s1 = p + 1;
+        while (!is(ts, s1, ";"))
+            s1 = pair[s1] != NO && pair[s1] > s1 ? pair[s1] + 1 : s1 + 1;
+        size_t s2 = s1 + 1;
+        while (!is(ts, s2, ";"))
+            s2 = pair[s2] != NO && pair[s2] > s2 ? pair[s2] + 1 : s2 + 1;
+        is_ = code_at(ts, p + 1) < s1 ? code_at(ts, p + 1) : NO;
+        cs = s1 + 1;
+        ce = s2;
+        ns = s2 + 1;
+        ne = close;
+    }
+    int has_break = 0;
+    for (size_t j = b; j < end; j++)
+        has_break |= is(ts, j, "break") || is(ts, j, "continue");
+    if (code_at(ts, cs) >= ce || has_sync(r, p, close) || has_break ||
+        r->nguard == MAX_LEVELS) {
+        r->fail = 1; /* no condition, a sync point in the header, break, continue */
+        return;
+    }
+    int g = new_id(r), level;
+    open_region(r);
+    r->guard[r->nguard++] = -1;
+    level = r->nguard;
+    put_guard_open(r, level);
+    if (is_ != NO) { /* the init, a statement of the loop's scope */
+        size_t s1 = cs - 1;
+        if (is_type_word(ts, is_)) {
+            decl d[32];
+            size_t te = is_;
+            while (te < s1 && (is_type_word(ts, te) || ts->v[te].kind == T_COMMENT))
+                te++;
+            int n = read_decls(r, te, s1 + 1, d, 32);
+            if (n < 0) {
+                r->fail = 1;
+                return;
+            }
+            put_decl(r, is_, s1 + 1, is_, te, d, n);
+        } else {
+            put_line(r, &r->body, is_);
+            put_span(r, &r->body, is_, s1 + 1);
+        }
+    }
+    char num[96];
+    put_line(r, &r->body, cs);
+    snprintf(num, sizeof num, "tt_sim_rg_%d_[tt_sim_l_] = (", g);
+    sb_puts(&r->body, num);
+    put_span(r, &r->body, code_at(ts, cs), ce);
+    sb_puts(&r->body, ");");
+    close_region(r);
+    snprintf(num, sizeof num, "\nfor (;;) { if (!::tt_sim::rg_all(tt_sim_rg_%d_, %s)) break;", g,
+             r->has_return ? "tt_sim_rg_x_" : "nullptr");
+    sb_puts(&r->body, num);
+    if (is(ts, b, "{"))
+        walk(r, b + 1, pair[b]);
+    else
+        walk(r, b, end);
+    if (r->fail || r->nguard != level)
+        return;
+    open_region(r); /* the step and the next test */
+    if (code_at(ts, ns) < ne) {
+        put_line(r, &r->body, code_at(ts, ns));
+        put_span(r, &r->body, code_at(ts, ns), ne);
+        sb_puts(&r->body, ";");
+    }
+    put_line(r, &r->body, cs);
+    snprintf(num, sizeof num, "tt_sim_rg_%d_[tt_sim_l_] = (", g);
+    sb_puts(&r->body, num);
+    put_span(r, &r->body, code_at(ts, cs), ce);
+    sb_puts(&r->body, ");");
+    close_region(r);
+    sb_puts(&r->body, "\n}");
+    pop_scope(r);
 }
 
 static const tt_sim_chain_loop *chain_at(const rg *r, size_t i)
@@ -644,7 +763,9 @@ static void walk(rg *r, size_t s, size_t e)
             put_plain(r, i, end);
         } else if (is(ts, i, "if")) {
             put_split_if(r, i, end);
-        } else if (is(ts, i, "__syncthreads") && r->nguard == 0 && is(ts, code_at(ts, i + 1), "(") &&
+        } else if ((is(ts, i, "for") || is(ts, i, "while")) && r->nif == 0) {
+            put_split_loop(r, i, end);
+        } else if (is(ts, i, "__syncthreads") && r->nif == 0 && is(ts, code_at(ts, i + 1), "(") &&
                    is(ts, code_at(ts, code_at(ts, i + 1) + 1), ")") &&
                    end == code_at(ts, code_at(ts, code_at(ts, i + 1) + 1) + 1) + 1) {
             close_region(r);
@@ -685,6 +806,18 @@ static int scan(rg *r)
             c++;
         if ((c < k->nch && k->ch[c].kw == i) || in_list(ts, i, barrier_names))
             r->sync[r->nsync++] = i;
+    }
+    r->loop = malloc(sizeof *r->loop * 2 * (k->close - k->open + 1));
+    if (!r->loop)
+        return -1;
+    for (size_t i = k->open + 1; i < k->close; i++) {
+        if (!is(ts, i, "for") && !is(ts, i, "while") && !is(ts, i, "do"))
+            continue;
+        size_t end = stmt_end(r, i, k->close);
+        if (end != NO && has_sync(r, i, end)) {
+            r->loop[2 * r->nloop] = i;
+            r->loop[2 * r->nloop++ + 1] = end;
+        }
     }
     return 0;
 }
@@ -757,6 +890,7 @@ int tt_sim_rg_put(sbuf *b, const tt_sim_rg_kernel *k, size_t *at)
     free(r->top.p);
     free(r->body.p);
     free(r->sync);
+    free(r->loop);
     free(r);
     return ret;
 }

@@ -288,3 +288,40 @@ Test(co, returns_before_a_chain)
     tt_sim_free(in);
     tt_sim_free(out);
 }
+
+// Loops that hold barriers and chains: as a loop around the region form's
+// loops when every thread agrees on the condition, else on coroutines.
+Test(co, loops_with_barriers_and_chains)
+{
+    const int W = TT_SIM_WARP, B = 2 * W;
+    int *out = (int *)tt_sim_alloc(2 * B * sizeof(int));
+    outcome o = both(out, 2 * B * sizeof(int), sim_cfg(2, B, W),
+                     [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_loops, c, out); });
+    cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    const int *got = (const int *)o.bytes.data();
+    for (int i = 0; i < 2 * B; i++) {
+        int t = i % B, acc = 0;
+        for (int k = 0; k < 3; k++)
+            acc += (t + 1) % B + k;
+        unsigned v = 0; // two rounds of a butterfly sum over the warp
+        for (int l = 0; l < W; l++)
+            v += (unsigned)((t / W) * W + l);
+        v *= (unsigned)W;
+        cr_assert_eq(got[i], acc + (int)v, "thread %d: %d, expected %d", i, got[i], acc + (int)v);
+    }
+    o = both(out, B * sizeof(int), sim_cfg(1, B, W),
+             [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_uneven, c, out); });
+    cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    got = (const int *)o.bytes.data();
+    for (int t = 0; t < B; t++)
+        cr_assert_eq(got[t], t % 3 + 1, "thread %d: %d", t, got[t]);
+    tt_sim_config cfg = sim_cfg(1, B, W);
+    cfg.regions = 1;
+    tt_sim_result r = TT_SIM_LAUNCH(co_uneven, cfg, out);
+#if TT_SIM_COROUTINES
+    cr_assert_eq(r.status, TT_SIM_ERR_NEEDS_COROUTINES, "%s", r.message);
+#else
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+#endif
+    tt_sim_free(out);
+}

@@ -49,6 +49,24 @@ inline bool *rg_exits()
     return x;
 }
 
+// A loop holding a barrier or chain: whether it goes on, from its
+// condition as each thread evaluated it (flag), which every thread that has
+// not returned (exited; NULL: none can) must agree on.
+inline bool rg_all(const bool *flag, const bool *exited)
+{
+    int all = -1;
+    for (uint32_t l = 0, n = tt_sim_blk->nthreads; l < n; l++) {
+        if (exited && exited[l])
+            continue;
+        if (all < 0)
+            all = flag[l];
+        else if (all != flag[l])
+            tt_sim_rg_bail(nullptr, "the block's threads disagree on the condition of a loop that "
+                                    "holds a barrier or chain");
+    }
+    return all == 1;
+}
+
 // The loop over the block's threads: makes each the running one, in
 // schedule order; lin is its linear id.
 struct rg_iter {

@@ -154,3 +154,34 @@ __global__ void co_rows(const float *in, float *out, int rows)
     if (lane == 0)
         out[row] = v;
 }
+
+// barriers and a chain in loops whose trip counts every thread shares
+__global__ void co_loops(int *out)
+{
+    __shared__ int s[1024];
+    int t = threadIdx.x;
+    int acc = 0;
+    for (int i = 0; i < 3; i++) {
+        s[t] = t + i;
+        __syncthreads();
+        acc += s[(t + 1) % blockDim.x];
+        __syncthreads();
+    }
+    unsigned v = t;
+    for (int r = 0; r < 2; r++)
+        for (int o = 1; o < warpSize; o *= 2)
+            v += __shfl_xor(v, o);
+    out[blockIdx.x * blockDim.x + t] = acc + (int)v;
+}
+
+// a loop with a barrier whose trip count differs between threads (those
+// done leave; the barrier goes on without them, as on sm_70+ and AMD)
+__global__ void co_uneven(int *out)
+{
+    int t = threadIdx.x, n = 0;
+    for (int i = 0; i < t % 3 + 1; i++) {
+        n++;
+        __syncthreads();
+    }
+    out[t] = n;
+}
