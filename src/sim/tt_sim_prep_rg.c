@@ -18,29 +18,35 @@
  * Which kernels: the form must mean what the body means for every thread,
  * and compile wherever the body compiles, so the reader is narrow and gives
  * up (no region form; the kernel stays a coroutine) on anything else.  The
- * body's statements, and those of each `if` (without else) that holds a
- * chain, are its "split scopes"; every barrier is a `__syncthreads();`
- * statement of the body itself and every chain a statement of a split scope
- * (barriers in an if or a loop, _count/_and/_or, chains in loops: no
- * form).  No goto, label or preprocessor line other than #pragma;
- * __shared__ declarations only first.  A `return` marks the thread exited:
- * it leaves the loop it is in (a label at the loop body's end) and every
- * later loop skips it.  A local of a split scope that a
- * later barrier or chain separates from one of its uses (by name, after
- * that sync point) is kept per thread: its declaration must then be of a
- * plain type (arithmetic, vector, half, pointers to them), with `=` or no
- * initialiser; `constexpr` ones (and `const` ones initialised from numbers)
- * move to the top instead.  Other statements are copied whole; one that
- * might declare something of a type not recognised, or starts with a word
- * the reader does not know, ends the form.
+ * body's statements, those of each `for`/`while` loop that holds a sync
+ * point, and those of each `if` (without else) that holds a chain, are its
+ * "split scopes".  Every barrier is a `__syncthreads();` statement of a
+ * split scope outside split ifs, every chain a statement of a split scope
+ * (a barrier in an if, _count/_and/_or, a split loop in a split if or with
+ * break/continue: no form).  A split loop becomes a C++ loop around the
+ * region loops; its condition is kept per thread and must agree across the
+ * block (rg_all).  A `return` marks the thread exited: it leaves the loop
+ * it is in (a label at the loop body's end) and every later loop skips it.
+ * No goto, label or preprocessor line other than #pragma; __shared__
+ * declarations only first.  A local of a split scope that must live across
+ * a sync point (used after one that follows it, or in a loop that holds
+ * one) is kept per thread: its declaration must then be of a plain type
+ * (arithmetic, vector, half, pointers to them), with `=` or no initialiser;
+ * `constexpr` ones (and `const` ones initialised from numbers) move to the
+ * top instead.  Other statements are copied whole; one that might declare
+ * something of a type not recognised, or starts with a word the reader does
+ * not know, ends the form.
  */
 #include "tt_sim_prep_rg.h"
+#include "tt_sim_prep_stmt.h"
 
 #include <stdio.h>
 
 #define NO TOK_NONE
 #define MAX_VARS 256
 #define MAX_LEVELS 16
+#define code_at tt_sim_stmt_code_at
+#define is_type_word tt_sim_stmt_type_word
 
 /* A local kept per thread (its array is tt_sim_rg_<id>_). */
 typedef struct rg_var {
@@ -71,11 +77,6 @@ typedef struct rg {
     int fail;
 } rg;
 
-static const char *const type_words[] = {
-    "const",   "unsigned", "signed",   "short",    "long",          "int",       "char",
-    "float",   "double",   "bool",     "size_t",   "ptrdiff_t",     "int8_t",    "int16_t",
-    "int32_t", "int64_t",  "uint8_t",  "uint16_t", "uint32_t",      "uint64_t",  "__half",
-    "half",    "__half2",  "half2",    "__nv_bfloat16", "__hip_bfloat16", "uint", NULL};
 static const char *const barrier_names[] = {"__syncthreads", "__syncthreads_count",
                                             "__syncthreads_and", "__syncthreads_or", NULL};
 /* Words that end the form wherever they are. */
@@ -91,33 +92,6 @@ static const char *const expr_after[] = {"(",  "=",  "[",  ".",  "->", "++", "--
                                          "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", NULL};
 
 /* ---------------------------------------------------------------- tokens */
-
-static size_t code_at(const toks *ts, size_t i)
-{
-    while (i < ts->n && ts->v[i].kind == T_COMMENT)
-        i++;
-    return i;
-}
-
-static int is_type_word(const toks *ts, size_t i)
-{
-    if (ts->v[i].kind != T_ID)
-        return 0;
-    if (in_list(ts, i, type_words))
-        return 1;
-    /* vector types: [u]char|short|int|long|longlong|float|double, then 1..4 */
-    static const char *const vec[] = {"char",  "uchar", "short",    "ushort",    "int",   "uint",
-                                      "long",  "ulong", "longlong", "ulonglong", "float", "double",
-                                      NULL};
-    size_t l = tlen(ts, i);
-    const char *s = tok_str(ts, i);
-    if (l < 2 || s[l - 1] < '1' || s[l - 1] > '4')
-        return 0;
-    for (const char *const *v = vec; *v; v++)
-        if (strlen(*v) == l - 1 && memcmp(*v, s, l - 1) == 0)
-            return 1;
-    return 0;
-}
 
 /* The line of byte `at` (1-based).  Positions come mostly in order. */
 static size_t line_at(rg *r, size_t at)
@@ -209,53 +183,6 @@ static int crosses(const rg *r, size_t d)
     return 0;
 }
 
-/* The end (one past) of the statement starting at i, below e; NO when it
- * cannot be read. */
-static size_t stmt_end(const rg *r, size_t i, size_t e)
-{
-    const toks *ts = r->ts;
-    const size_t *pair = r->k->pair;
-    i = code_at(ts, i);
-    if (i >= e)
-        return NO;
-    if (is(ts, i, "{"))
-        return pair[i] != NO && pair[i] < e ? pair[i] + 1 : NO;
-    if (is(ts, i, "if") || is(ts, i, "for") || is(ts, i, "while") || is(ts, i, "switch")) {
-        size_t p = code_at(ts, i + 1);
-        if (!is(ts, p, "(") || pair[p] == NO || pair[p] >= e)
-            return NO;
-        size_t end = stmt_end(r, pair[p] + 1, e);
-        if (end != NO && is(ts, i, "if")) {
-            size_t el = code_at(ts, end);
-            if (el < e && is(ts, el, "else"))
-                return stmt_end(r, el + 1, e);
-        }
-        return end;
-    }
-    if (is(ts, i, "do")) {
-        size_t end = stmt_end(r, i + 1, e);
-        size_t w = end == NO ? NO : code_at(ts, end);
-        if (w == NO || !is(ts, w, "while"))
-            return NO;
-        size_t p = code_at(ts, w + 1);
-        if (!is(ts, p, "(") || pair[p] == NO)
-            return NO;
-        size_t semi = code_at(ts, pair[p] + 1);
-        return semi < e && is(ts, semi, ";") ? semi + 1 : NO;
-    }
-    for (size_t j = i; j < e; j++) {
-        if (pair[j] != NO && pair[j] > j) {
-            j = pair[j];
-            continue;
-        }
-        if (is(ts, j, ";"))
-            return j + 1;
-        if (pair[j] != NO) /* a closing bracket of an outer pair */
-            return NO;
-    }
-    return NO;
-}
-
 /* ---------------------------------------------------------------- regions */
 
 static void put_rebind(rg *r, int level)
@@ -326,83 +253,6 @@ static int new_id(rg *r)
 
 /* ---------------------------------------------------------------- declarations */
 
-/* A declarator of a declaration being read. */
-typedef struct decl {
-    size_t ds, name; /* first token (its `*`s), name */
-    size_t init;     /* first token after `=`, or NO */
-    size_t end;      /* its `,` or `;` */
-    int simple;      /* `*`s and consts, the name, `= expr` or nothing */
-} decl;
-
-/* Whether a declarator starts at i: `*`/`&`/const..., a name, then = , ; [ ( {. */
-static int declarator_at(const toks *ts, size_t i, size_t e)
-{
-    while (i < e && (is(ts, i, "*") || is(ts, i, "&") || is(ts, i, "const") ||
-                     is(ts, i, "__restrict__") || ts->v[i].kind == T_COMMENT))
-        i++;
-    if (i >= e || ts->v[i].kind != T_ID)
-        return 0;
-    i = code_at(ts, i + 1);
-    return is(ts, i, "=") || is(ts, i, ",") || is(ts, i, ";") || is(ts, i, "[") || is(ts, i, "(") ||
-           is(ts, i, "{");
-}
-
-/* Reads the declarators from j (after the type) to the `;` before e.
- * Returns their number, or -1 when they cannot be read. */
-static int read_decls(const rg *r, size_t j, size_t e, decl *d, int max)
-{
-    const toks *ts = r->ts;
-    const size_t *pair = r->k->pair;
-    int n = 0;
-    for (;;) {
-        if (n == max)
-            return -1;
-        decl *x = &d[n++];
-        x->ds = j = code_at(ts, j);
-        x->simple = 1;
-        x->init = NO;
-        while (j < e && (is(ts, j, "*") || is(ts, j, "const") || is(ts, j, "__restrict__") ||
-                         is(ts, j, "&") || ts->v[j].kind == T_COMMENT)) {
-            if (is(ts, j, "&"))
-                x->simple = 0;
-            j++;
-        }
-        if (j >= e || ts->v[j].kind != T_ID || is_type_word(ts, j))
-            return -1;
-        x->name = j++;
-        for (j = code_at(ts, j); j < e && (is(ts, j, "[") || is(ts, j, "(") || is(ts, j, "{"));
-             j = code_at(ts, j)) {
-            if (pair[j] == NO || pair[j] >= e)
-                return -1;
-            x->simple = 0;
-            j = pair[j] + 1;
-        }
-        if (j < e && is(ts, j, "=")) {
-            x->init = j = code_at(ts, j + 1);
-            if (j >= e)
-                return -1;
-            if (is(ts, j, "{"))
-                x->simple = 0;
-            for (; j < e; j++) {
-                if (pair[j] != NO && pair[j] > j) {
-                    j = pair[j];
-                    continue;
-                }
-                if (is(ts, j, ";") || (is(ts, j, ",") && declarator_at(ts, j + 1, e)))
-                    break;
-            }
-        }
-        if (j >= e)
-            return -1;
-        x->end = j;
-        if (is(ts, j, ";"))
-            return n;
-        if (!is(ts, j, ","))
-            return -1;
-        j++;
-    }
-}
-
 /* Whether tokens [a, z) are a constant: numbers, operators, type words,
  * sizeof and locals already moved to the top. */
 static int constant_init(const rg *r, size_t a, size_t z)
@@ -426,7 +276,7 @@ static int constant_init(const rg *r, size_t a, size_t z)
 
 /* A declaration of a recognised type (tokens [ts0, te0)) whose declarators
  * are d[0, n), statement [s, end). */
-static void put_decl(rg *r, size_t s, size_t end, size_t ts0, size_t te0, const decl *d, int n)
+static void put_decl(rg *r, size_t s, size_t end, size_t ts0, size_t te0, const tt_sim_decl *d, int n)
 {
     const toks *ts = r->ts;
     int level = r->nguard;
@@ -457,7 +307,7 @@ static void put_decl(rg *r, size_t s, size_t end, size_t ts0, size_t te0, const 
         return;
     }
     for (int i = 0; i < n; i++) {
-        const decl *x = &d[i];
+        const tt_sim_decl *x = &d[i];
         size_t first = x->init != NO ? x->init : x->name;
         if (!crosses(r, x->name)) {
             put_line(r, &r->body, x->ds);
@@ -502,7 +352,7 @@ static void put_decl(rg *r, size_t s, size_t end, size_t ts0, size_t te0, const 
 static void put_plain(rg *r, size_t s, size_t end)
 {
     const toks *ts = r->ts;
-    decl d[32];
+    tt_sim_decl d[32];
     if (in_list(ts, s, stop_words)) {
         r->fail = 1;
         return;
@@ -521,7 +371,7 @@ static void put_plain(rg *r, size_t s, size_t end)
     while (te < end && (is_type_word(ts, te) || ts->v[te].kind == T_COMMENT))
         te++;
     if (te > words) { /* a recognised type */
-        int n = read_decls(r, te, end, d, 32);
+        int n = tt_sim_stmt_decls(r->ts, r->k->pair, te, end, d, 32);
         if (n < 0) {
             r->fail = 1;
             return;
@@ -543,7 +393,7 @@ static void put_plain(rg *r, size_t s, size_t end)
         size_t a = code_at(ts, j + 1);
         if (!in_list(ts, a, expr_after)) {
             int n = ts->v[a].kind == T_ID || is(ts, a, "*") || is(ts, a, "&")
-                        ? read_decls(r, a, end, d, 32)
+                        ? tt_sim_stmt_decls(r->ts, r->k->pair, a, end, d, 32)
                         : -1;
             for (int i = 0; i < n; i++)
                 if (crosses(r, d[i].name))
@@ -583,7 +433,7 @@ static void put_split_if(rg *r, size_t i, size_t end)
     const toks *ts = r->ts;
     const size_t *pair = r->k->pair;
     size_t p = code_at(ts, i + 1), b = code_at(ts, pair[p] + 1);
-    size_t bend = stmt_end(r, b, end);
+    size_t bend = tt_sim_stmt_end(r->ts, r->k->pair, b, end);
     if (bend != end || r->nguard == MAX_LEVELS || has_sync(r, p, pair[p]) ||
         tt_sim_tok_count_top_level(ts, p + 1, pair[p], ";") > 0 ||
         (is_type_word(ts, code_at(ts, p + 1)))) {
@@ -653,11 +503,11 @@ static void put_split_loop(rg *r, size_t i, size_t end)
     if (is_ != NO) { /* the init, a statement of the loop's scope */
         size_t s1 = cs - 1;
         if (is_type_word(ts, is_)) {
-            decl d[32];
+            tt_sim_decl d[32];
             size_t te = is_;
             while (te < s1 && (is_type_word(ts, te) || ts->v[te].kind == T_COMMENT))
                 te++;
-            int n = read_decls(r, te, s1 + 1, d, 32);
+            int n = tt_sim_stmt_decls(r->ts, r->k->pair, te, s1 + 1, d, 32);
             if (n < 0) {
                 r->fail = 1;
                 return;
@@ -754,7 +604,7 @@ static void walk(rg *r, size_t s, size_t e)
             i = ch->be;
             continue;
         }
-        size_t end = stmt_end(r, i, e);
+        size_t end = tt_sim_stmt_end(r->ts, r->k->pair, i, e);
         if (end == NO) {
             r->fail = 1;
             return;
@@ -813,7 +663,7 @@ static int scan(rg *r)
     for (size_t i = k->open + 1; i < k->close; i++) {
         if (!is(ts, i, "for") && !is(ts, i, "while") && !is(ts, i, "do"))
             continue;
-        size_t end = stmt_end(r, i, k->close);
+        size_t end = tt_sim_stmt_end(r->ts, r->k->pair, i, k->close);
         if (end != NO && has_sync(r, i, end)) {
             r->loop[2 * r->nloop] = i;
             r->loop[2 * r->nloop++ + 1] = end;
@@ -831,7 +681,7 @@ static size_t after_shared(const rg *r)
     for (size_t i = code_at(ts, at + 1); i < r->k->close; i = code_at(ts, at + 1)) {
         if (!is(ts, i, "TT_SIM_SHARED") && !is(ts, i, "TT_SIM_SHARED_EXTERN"))
             break;
-        size_t end = stmt_end(r, i, r->k->close);
+        size_t end = tt_sim_stmt_end(r->ts, r->k->pair, i, r->k->close);
         if (end == NO)
             break;
         at = end - 1;
