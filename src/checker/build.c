@@ -28,12 +28,17 @@
 static const char *const k_cxx_flags[] = {"-O1", "-gdwarf-4", "-DTILETRANS_CHECK", NULL};
 static const char *const k_nvcc_flags[] = {"-O1", "-std=c++17", "-DTILETRANS_CHECK", NULL};
 /* The sim's language levels, tried in order: C++20 lets prepared kernels run as
- * coroutines (src/sim/include/tt_sim_co.hpp); a kernel file that C++20 rejects
- * (a name that became a keyword, code a coroutine cannot hold) is built again as
- * C++17, where the same prepared text is an ordinary kernel.  gnu rather than c:
+ * coroutines (src/sim/include/tt_sim_co.hpp) and region kernels; a kernel file
+ * that C++20 rejects (a name that became a keyword, code a coroutine cannot hold)
+ * is built again without region forms and then as C++17, where the same prepared
+ * text is an ordinary kernel.  gnu rather than c:
  * the shims (and much CUDA code) use `, ##__VA_ARGS__`, whose comma strict ISO
  * mode keeps, so `__syncwarp()` would not compile. */
 static const char *const k_cxx_std[] = {"-std=gnu++20", "-std=gnu++17", NULL};
+/* Before C++17, C++20 once more without the kernels' region forms
+ * (TT_SIM_NO_REGIONS, src/sim/tt_sim_prep_rg.c), in case a form is what C++20
+ * rejected: the coroutines then still run. */
+static const char *const k_no_regions = "-DTT_SIM_NO_REGIONS";
 
 
 int tt_check_mkdirs(const char *path) { return tt_fs_mkdirs(path, NULL); }
@@ -227,6 +232,7 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
   tt_check_sha256_field(&h, compiler, strlen(compiler));
   for (const char *const *f = flags; *f; f++) tt_check_sha256_field(&h, *f, strlen(*f));
   for (const char *const *f = k_cxx_std; !nvcc && *f; f++) tt_check_sha256_field(&h, *f, strlen(*f));
+  if (!nvcc) tt_check_sha256_field(&h, k_no_regions, strlen(k_no_regions));
   tt_check_sha256_field(&h, harness_text, strlen(harness_text));
   char *kernel_dir = NULL;
   if (kernel_path) {
@@ -279,12 +285,16 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
     *log = tt_xasprintf("cannot write the harness in %s", tmp);
     goto done;
   }
-  for (const char *const *std = k_cxx_std;; std++) {
+  /* attempts: C++20, C++20 without region forms, C++17 */
+  for (int attempt = 0;; attempt++) {
+    const char *std = k_cxx_std[attempt < 2 ? 0 : 1];
+    int last = attempt == 2;
     char *argv[24];
     int n = 0;
     argv[n++] = (char *)compiler;
     for (const char *const *f = flags; *f; f++) argv[n++] = (char *)*f;
-    if (!nvcc) argv[n++] = (char *)*std;
+    if (!nvcc) argv[n++] = (char *)std;
+    if (!nvcc && attempt == 1) argv[n++] = (char *)k_no_regions;
     if (!nvcc) argv[n++] = inc1;
     if (inc2) argv[n++] = inc2;
     argv[n++] = src;
@@ -307,7 +317,7 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
       if (p) tt_check_write_file(p, pr.err, strlen(pr.err));
       free(p);
     }
-    if (!nvcc && std[1] && !pr.timed_out && pr.exited && pr.exit_code != 0 && pr.exit_code != 127) {
+    if (!nvcc && !last && !pr.timed_out && pr.exited && pr.exit_code != 0 && pr.exit_code != 127) {
       tt_check_proc_free(&pr);
       continue; /* the next language level */
     }

@@ -3,17 +3,21 @@
  * tt_sim_region.hpp).  Inserted after the kernel's leading __shared__
  * declarations, it is
  *
+ *   #ifndef TT_SIM_NO_REGIONS
  *   if (TT_SIM_RG_ENTER()) { [&] {
  *     TT_SIM_RG_VAR(0, float); ...               one array per kept local
  *     TT_SIM_RG_FOR { <statements up to the first barrier or chain> }
  *     ::tt_sim_rg_barrier();  or  the chain's halves (tt_sim_prep_chain.c)
  *     TT_SIM_RG_FOR { <re-bound locals> <the next statements> }  ...
  *   }(); TT_SIM_CO_RETURN; }
+ *   #endif
  *
  * with a #line before every statement copied, so that reports and compile
  * errors cite the kernel's own lines, and one after it back to the line it
  * was inserted on.  The coroutine form below it stays, for the launches that
- * do not run regions.
+ * do not run regions; TT_SIM_NO_REGIONS drops the form (`tiletrans check`
+ * builds a file again so when C++20 rejects it, in case the form is what it
+ * rejects).
  *
  * Which kernels: the form must mean what the body means for every thread,
  * and compile wherever the body compiles, so the reader is narrow and gives
@@ -691,7 +695,7 @@ static size_t after_shared(const rg *r)
 
 static void put_form(rg *r, sbuf *b, size_t at)
 {
-    sb_puts(b, "\nif (TT_SIM_RG_ENTER()) { [&] {");
+    sb_puts(b, "\n#ifndef TT_SIM_NO_REGIONS\nif (TT_SIM_RG_ENTER()) { [&] {");
     sb_put(b, r->top.p ? r->top.p : "", r->top.n);
     if (r->has_return)
         sb_puts(b, "\nTT_SIM_RG_EXITS;");
@@ -713,7 +717,7 @@ static void put_form(rg *r, sbuf *b, size_t at)
     }
     sb_put(b, r->body.p ? r->body.p : "", r->body.n);
     char l[80];
-    snprintf(l, sizeof l, "\n}(); TT_SIM_CO_RETURN; }\n#line %zu\n", line_at(r, r->ts->v[at].s));
+    snprintf(l, sizeof l, "\n}(); TT_SIM_CO_RETURN; }\n#endif\n#line %zu\n", line_at(r, r->ts->v[at].s));
     sb_puts(b, l);
 }
 

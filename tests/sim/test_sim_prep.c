@@ -307,8 +307,8 @@ Test(prep, chain_not_recognised_is_left_unchanged)
 
 /* ---- region forms ------------------------------------------------------- */
 
-#define RG_START "\nif (TT_SIM_RG_ENTER()) { [&] {"
-#define RG_END "\n}(); TT_SIM_CO_RETURN; }\n#line "
+#define RG_START "\n#ifndef TT_SIM_NO_REGIONS\nif (TT_SIM_RG_ENTER()) { [&] {"
+#define RG_END "\n}(); TT_SIM_CO_RETURN; }\n#endif\n#line "
 
 /* The text without its region forms (tt_sim_prep_rg.c), which are inserted
  * whole after a token: what the other rewrites wrote.  *n (may be NULL)
@@ -358,13 +358,13 @@ static void expect_rg_lines(const char *o, const char *src)
     for (const char *p = o; *p;) {
         const char *nl = strchr(p, '\n');
         size_t l = nl ? (size_t)(nl - p) : strlen(p);
-        if (strncmp(p, "if (TT_SIM_RG_ENTER())", 22) == 0) {
+        if (strncmp(p, "#ifndef TT_SIM_NO_REGIONS", 25) == 0) {
             in_form = 1;
             at = presumed - 1; /* the form starts on a line of its own */
         }
         if (in_form && strncmp(p, "#line ", 6) == 0) {
             int n = atoi(p + 6);
-            if (strncmp(prev, "}(); TT_SIM_CO_RETURN; }\n", 25) == 0) {
+            if (strncmp(prev, "#endif\n", 7) == 0) {
                 cr_expect_eq(n, at, "a form inserted on line %d ends with #line %d", at, n);
                 in_form = 0;
             } else if (nl) {
