@@ -332,3 +332,24 @@ Test(co, loops_with_barriers_and_chains)
 #endif
     tt_sim_free(out);
 }
+
+// Ifs in a loop, a chain under two of them, taken by whole warps.
+Test(co, nested_ifs_in_a_loop)
+{
+    const int W = TT_SIM_WARP, B = 4 * W;
+    int *out = (int *)tt_sim_alloc(B * sizeof(int));
+    outcome o = both(out, B * sizeof(int), sim_cfg(1, B, W),
+                     [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_nested, c, out); });
+    cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    const int *got = (const int *)o.bytes.data();
+    for (int t = 0; t < B; t++) {
+        int w = t / W, want = t;
+        if (w % 2 == 0) {
+            want = 0;
+            for (int l = 0; l < W; l++)
+                want += w * W + l;
+        }
+        cr_assert_eq(got[t], want + t % W, "thread %d: %d, expected %d", t, got[t], want + t % W);
+    }
+    tt_sim_free(out);
+}

@@ -185,3 +185,19 @@ __global__ void co_uneven(int *out)
     }
     out[t] = n;
 }
+
+// ifs in a loop, a chain under two of them: whole warps take them
+__global__ void co_nested(int *out)
+{
+    int t = threadIdx.x, lane = t % warpSize;
+    int v = t;
+    for (int r = 0; r < 2; r++) {
+        if (t / warpSize % 2 == 0) {
+            if (r == 1)
+                for (int o = 1; o < warpSize; o *= 2)
+                    v += __shfl_xor(v, o);
+        }
+        __syncthreads();
+    }
+    out[blockIdx.x * blockDim.x + t] = v + lane;
+}
