@@ -136,6 +136,7 @@ static int run_region(tt_sim_worker *w, const tt_sim_kernel *k)
     int taken = w->blk.rg == 2;
     w->blk.rg = 0;
     if (taken) {
+        w->rg_blocks++;
         w->live = 0;
         w->next_unstarted = w->blk.nthreads;
         return 1;

@@ -149,6 +149,7 @@ typedef struct tt_sim_worker {
     uint64_t blk_next, blk_end;    /* this worker's current chunk of blocks */
     stack_t altstack;
     uint64_t blocks_run;
+    uint64_t rg_blocks;            /* of which its region form ran */
 } __attribute__((aligned(128))) tt_sim_worker;
 
 typedef struct tt_sim_run {

@@ -503,8 +503,11 @@ static tt_sim_result run_schedule(const tt_sim_kernel *k, int batched, const tt_
     restore_handlers();
     if (L.failed)
         symbolize(&L);
-    for (int i = 0; i < nw; i++)
+    uint64_t rg_blocks = 0;
+    for (int i = 0; i < nw; i++) {
+        rg_blocks += L.workers[i].rg_blocks;
         tt_sim_worker_fini(&L.workers[i]);
+    }
     free(L.workers);
     pthread_mutex_destroy(&L.mu);
     if (!L.failed) {
@@ -517,6 +520,7 @@ static tt_sim_result run_schedule(const tt_sim_kernel *k, int batched, const tt_
                  "\n  (kernel %s, schedule %s, warp %d)", k->name ? k->name : "?",
                  sched_name(sched), cfg->warp);
     }
+    L.result.region_blocks = rg_blocks;
     return L.result;
 }
 
@@ -549,10 +553,12 @@ static tt_sim_result launch(const tt_sim_kernel *k, int batched, const tt_sim_co
 
     void *before = tt_sim_mem_snapshot();
     void *first = NULL;
+    uint64_t rg_blocks = 0;
     for (int i = 0; i < ns; i++) {
         if (i > 0)
             tt_sim_mem_restore(before);
         r = run_schedule(k, batched, &c, c.schedules[i]);
+        r.region_blocks = rg_blocks += r.region_blocks;
         if (r.status != TT_SIM_OK)
             break;
         void *after = tt_sim_mem_snapshot();

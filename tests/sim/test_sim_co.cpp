@@ -34,6 +34,8 @@ static_assert(std::is_same<decltype(co_calls_helper(nullptr)), tt_sim::co_task>:
 struct outcome {
     tt_sim_result r;
     std::vector<unsigned char> bytes;
+    bool fell_back = false;     // a REGIONS run that needed coroutines
+    uint64_t region_blocks = 0; // of the REGIONS run (both())
 };
 
 enum mode { FIBERS, COROUTINES, REGIONS };
@@ -48,8 +50,11 @@ template <class L> static outcome run(void *buf, size_t size, tt_sim_config cfg,
     cfg.regions = m == REGIONS;
     outcome o;
     o.r = launch(cfg);
-    if (m == REGIONS && o.r.status == TT_SIM_ERR_NEEDS_COROUTINES)
-        return run(buf, size, cfg, COROUTINES, launch);
+    if (m == REGIONS && o.r.status == TT_SIM_ERR_NEEDS_COROUTINES) {
+        o = run(buf, size, cfg, COROUTINES, launch);
+        o.fell_back = true;
+        return o;
+    }
     o.bytes.assign((unsigned char *)buf, (unsigned char *)buf + size);
     return o;
 }
@@ -72,7 +77,18 @@ template <class L> static outcome both(void *buf, size_t size, tt_sim_config cfg
     outcome rg = run(buf, size, cfg, REGIONS, launch);
     same(co, fib, "coroutines", "fibers");
     same(rg, co, "regions", "coroutines");
+    co.fell_back = rg.fell_back;
+    co.region_blocks = rg.r.region_blocks;
     return co;
+}
+
+// The REGIONS run of both() ran all `blocks` blocks of its three schedules
+// as a region form, without falling back (none where forms do not run).
+static void ran_as_regions(const outcome &o, uint64_t blocks)
+{
+    cr_assert(!o.fell_back, "the region form asked for coroutines");
+    cr_assert_eq(o.region_blocks, RG ? 3 * blocks : 0, "%llu blocks ran as regions",
+                 (unsigned long long)o.region_blocks);
 }
 
 static int co_line(const char *tag)
@@ -94,6 +110,7 @@ Test(co, reduction_equals_fibers_and_the_sum)
     outcome o = both(out, sizeof(float), cfg,
                      [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_reduce, c, in, out, n); });
     cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    ran_as_regions(o, (n + 255) / 256);
     float got;
     std::memcpy(&got, o.bytes.data(), sizeof got);
     cr_assert_eq(got, want, "sum %g, expected %g", got, want);
@@ -110,6 +127,7 @@ Test(co, scan_with_barriers_in_a_loop_and_early_return)
     outcome o = both(out, n * sizeof(int), sim_cfg((n + B - 1) / B, B, TT_SIM_WARP),
                      [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_scan, c, in, out, n); });
     cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    ran_as_regions(o, (n + B - 1) / B);
     const int *got = (const int *)o.bytes.data();
     for (int b = 0; b * B < n; b++)
         for (int t = 0, acc = 0; t < B && b * B + t < n; t++) {
@@ -127,6 +145,7 @@ Test(co, barrier_forms_return_their_reductions)
     outcome o = both(out, 2 * B * sizeof(int), sim_cfg(2, B, TT_SIM_WARP),
                      [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_counts, c, out); });
     cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    cr_assert_eq(o.region_blocks, 0, "_count/_and/_or: no region form");
     const int *got = (const int *)o.bytes.data();
     int count = (B + 2) / 3; // t % 3 == 0 for t < B
     for (int i = 0; i < 2 * B; i++)
@@ -142,6 +161,7 @@ Test(co, early_exit_lenient_and_strict)
     outcome o = both(out, B * sizeof(int), cfg,
                      [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_early_exit, c, out, k); });
     cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    ran_as_regions(o, 1);
     const int *got = (const int *)o.bytes.data();
     for (int t = 0; t < k; t++)
         cr_assert_eq(got[t], (k - 1 - t) * 2);
@@ -149,6 +169,7 @@ Test(co, early_exit_lenient_and_strict)
     o = both(out, B * sizeof(int), cfg,
              [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_early_exit, c, out, k); });
     cr_assert_eq(o.r.status, TT_SIM_ERR_BARRIER_DIVERGENCE, "%s", o.r.message);
+    cr_assert_eq(o.fell_back, (bool)RG, "strict barriers after returns: coroutines report");
     tt_sim_free(out);
 }
 
@@ -159,6 +180,7 @@ Test(co, chain_longer_than_a_probe_runs_step_by_step)
     outcome o = both(out, B * sizeof(unsigned), sim_cfg(1, B, TT_SIM_WARP),
                      [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_long_chain, c, out); });
     cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    ran_as_regions(o, 1);
     // the same loop, lane by lane, here
     std::vector<unsigned> v(B);
     for (int t = 0; t < B; t++)
@@ -265,6 +287,7 @@ Test(co, region_locals_of_each_kind)
     outcome o = both(out, 2 * B * sizeof(float), sim_cfg(2, B, TT_SIM_WARP),
                      [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_types, c, out); });
     cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    ran_as_regions(o, 2);
     const float *got = (const float *)o.bytes.data();
     for (int i = 0; i < 2 * B; i++) {
         int t = i % B;
@@ -285,6 +308,7 @@ Test(co, returns_before_a_chain)
     outcome o = both(out, rows * sizeof(float), sim_cfg(3, 2 * W, W),
                      [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_rows, c, in, out, rows); });
     cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    ran_as_regions(o, 3);
     const float *got = (const float *)o.bytes.data();
     for (int r = 0; r < rows; r++) {
         float want = 0;
@@ -305,6 +329,7 @@ Test(co, loops_with_barriers_and_chains)
     outcome o = both(out, 2 * B * sizeof(int), sim_cfg(2, B, W),
                      [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_loops, c, out); });
     cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    ran_as_regions(o, 2);
     const int *got = (const int *)o.bytes.data();
     for (int i = 0; i < 2 * B; i++) {
         int t = i % B, acc = 0;
@@ -319,6 +344,7 @@ Test(co, loops_with_barriers_and_chains)
     o = both(out, B * sizeof(int), sim_cfg(1, B, W),
              [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_uneven, c, out); });
     cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    cr_assert_eq(o.fell_back, (bool)RG, "threads disagree on the loop: coroutines");
     got = (const int *)o.bytes.data();
     for (int t = 0; t < B; t++)
         cr_assert_eq(got[t], t % 3 + 1, "thread %d: %d", t, got[t]);
@@ -341,6 +367,7 @@ Test(co, nested_ifs_in_a_loop)
     outcome o = both(out, B * sizeof(int), sim_cfg(1, B, W),
                      [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_nested, c, out); });
     cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    ran_as_regions(o, 1);
     const int *got = (const int *)o.bytes.data();
     for (int t = 0; t < B; t++) {
         int w = t / W, want = t;

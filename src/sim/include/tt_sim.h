@@ -128,6 +128,8 @@ typedef struct tt_sim_result {
     tt_sim_dim3 block_idx;     /* block and thread that failed (when known) */
     tt_sim_dim3 thread_idx;
     char message[4096];        /* one or more lines: "file:line: what happened" */
+    uint64_t region_blocks;    /* blocks that the kernel's region form ran (cfg.regions),
+                                  over all schedules run */
 } tt_sim_result;
 
 /* Short stable name of a status: "ok", "oob", "race", "barrier-divergence",
