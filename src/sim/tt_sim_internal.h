@@ -65,6 +65,24 @@ typedef struct tt_sim_shadow {
 
 struct tt_sim_run;
 
+/* A worker's arrays and mappings, kept from launch to launch in a
+ * process-wide cache by worker index (tt_sim_sched.c). */
+typedef struct tt_sim_worker_mem {
+    uint32_t cap;                  /* threads the arrays hold; 0: none */
+    tt_sim_thread *threads;
+    uint32_t *order;               /* cap + PREFETCH_AHEAD */
+    tt_sim_stack **pos_stack;      /* cap + 1 */
+    uint64_t *cval, *cres;
+    int32_t *csrc;
+    int16_t *chain_src;            /* cap * TT_SIM_CHAIN_SLOTS */
+    uint64_t *chain_mask;          /* cap * TT_SIM_CHAIN_SLOTS */
+    struct tt_sim_chain_wait *chain_wait;
+    char *arena_map;               /* the shared arena, its last page the guard */
+    size_t arena_map_size;
+    tt_sim_shadow *shadow;         /* the race shadow of the arena's words */
+    size_t shadow_bytes;
+} tt_sim_worker_mem;
+
 typedef struct tt_sim_worker {
     struct tt_sim_run *L;
     int index;
@@ -74,7 +92,7 @@ typedef struct tt_sim_worker {
                     const uint64_t *); /* kernel->run, or NULL */
 
     tt_sim_block blk;              /* the block being run */
-    tt_sim_thread *threads;        /* [TT_SIM_MAX_THREADS] */
+    tt_sim_thread *threads;        /* [nthreads] (in mem, as the arrays below) */
     uint32_t *order;               /* schedule: order[pos] = linear thread id */
     tt_sim_warp warps[TT_SIM_MAX_WARPS];
     uint32_t nwarps;
@@ -132,15 +150,12 @@ typedef struct tt_sim_worker {
     tt_sim_stack **all_stacks;
     size_t nstacks, cap_stacks;
 
-    /* shared memory: [static arena | dynamic | guard page] */
-    char *arena_map;
-    size_t arena_map_size;
+    /* shared memory: [static arena | dynamic | guard page] (in mem) */
     char *arena_guard;             /* first byte of the guard page */
     size_t arena_bytes;            /* static + dynamic */
 
     /* race detection */
-    tt_sim_shadow *shadow;         /* mmap'd, shadow_bytes long */
-    size_t shadow_bytes;
+    tt_sim_shadow *shadow;         /* mem.shadow while race checking, else NULL */
     uint32_t epoch;
 
     /* errors and escapes */
@@ -150,6 +165,7 @@ typedef struct tt_sim_worker {
     stack_t altstack;
     uint64_t blocks_run;
     uint64_t rg_blocks;            /* of which its region form ran */
+    tt_sim_worker_mem mem;
 } __attribute__((aligned(128))) tt_sim_worker;
 
 typedef struct tt_sim_run {

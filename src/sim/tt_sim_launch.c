@@ -12,7 +12,6 @@
 #define _GNU_SOURCE 1
 #include "tt_sim_internal.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 #include <dlfcn.h>
+#include <sched.h>
 
 #define TT_SIM_TIMEOUT_SIGNAL SIGUSR2
 
@@ -270,12 +270,15 @@ static void symbolize(tt_sim_run *L)
 /* ---------------------------------------------------------------- workers */
 
 /* Every worker runs with an alternate signal stack so that a fault on a
- * fiber stack (overflow into its guard page) can still be handled. */
-static void *worker_main(void *arg)
+ * fiber stack (overflow into its guard page) can still be handled.  Pool
+ * threads set theirs up once (pool_main); the launching thread's is set up
+ * around each launch (it is the caller's thread). */
+#define ALT_STACK_SIZE (256 * 1024)
+
+static void worker_main(tt_sim_worker *w)
 {
-    tt_sim_worker *w = arg;
     stack_t alt, oldalt;
-    alt.ss_size = 256 * 1024;
+    alt.ss_size = ALT_STACK_SIZE;
     alt.ss_sp = malloc(alt.ss_size);
     alt.ss_flags = 0;
     int have_alt = alt.ss_sp && sigaltstack(&alt, &oldalt) == 0;
@@ -283,7 +286,6 @@ static void *worker_main(void *arg)
     if (have_alt)
         sigaltstack(&oldalt, NULL);
     free(alt.ss_sp);
-    return NULL;
 }
 
 /* ---------------------------------------------------------------- OS threads
@@ -291,14 +293,80 @@ static void *worker_main(void *arg)
  * creating them cost ~0.1 ms a launch, a fifth of a 1M-thread vector add.
  * Process-wide, like the signal handlers above (tt_sim_launch runs one
  * launch at a time, so one pool serves every launch); threads are created on
- * first need and never exit: idle, they wait on a condition variable. */
+ * first need and never exit: idle, they wait on a condition variable.
+ *
+ * Hand-overs poll before they sleep: waking a sleeping thread (a futex call,
+ * on a VM an interrupt to a halted virtual CPU) took ~15-25 us each way on
+ * the 2-core VM, a tenth of a 2-thread 1M-thread vector add.  So an idle
+ * pool thread polls its job slot, and the launching thread the count of busy
+ * pool threads, for up to POOL_SPIN_NS before waiting on the condition
+ * variable; launches in a row then hand over without sleeping.  Only while
+ * the launch has no more OS threads than CPUs (pool_spin): a polling thread
+ * must not take a CPU from a working one. */
 #define POOL_MAX 1024
+#define POOL_SPIN_NS 200000
 static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pool_work = PTHREAD_COND_INITIALIZER; /* a job was handed out */
 static pthread_cond_t pool_done = PTHREAD_COND_INITIALIZER; /* pool_busy reached 0 */
 static pthread_t pool_th[POOL_MAX];
-static tt_sim_worker *pool_job[POOL_MAX]; /* pool thread i's worker; NULL: idle */
-static int pool_size, pool_busy;
+/* pool thread i's worker; NULL: idle.  Set under pool_mu by pool_start,
+ * cleared by thread i before it leaves pool_busy. */
+static _Atomic(tt_sim_worker *) pool_job[POOL_MAX];
+static void *pool_alt[POOL_MAX];      /* pool thread i's alternate signal stack */
+static int pool_size;                 /* under pool_mu */
+static atomic_int pool_busy;          /* pool threads with a job; 0 -> signalled under pool_mu */
+static atomic_int pool_spin;          /* the current launch allows polling */
+
+static uint64_t mono_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* What a poll waits for (acquire loads: what the other thread wrote before
+ * is visible): pool thread i has a job; no pool thread has one. */
+static int job_given(int i)
+{
+    return atomic_load_explicit(&pool_job[i], memory_order_acquire) != NULL;
+}
+
+static int pool_idle(int i)
+{
+    (void)i;
+    return atomic_load_explicit(&pool_busy, memory_order_acquire) == 0;
+}
+
+/* Polls ready(i) for up to POOL_SPIN_NS while polling is allowed; returns
+ * whether it became true.  Each round yields the CPU: the thread polled for
+ * may be queued on this very CPU (another process busy on the other one),
+ * and a pause loop would then keep it off for the whole budget (measured:
+ * every hand-over took the 0.2 ms). */
+static int poll_for(int (*ready)(int), int i)
+{
+    if (!atomic_load_explicit(&pool_spin, memory_order_relaxed))
+        return 0;
+    uint64_t until = mono_ns() + POOL_SPIN_NS;
+    for (unsigned k = 1;; k++) {
+        if (ready(i))
+            return 1;
+        sched_yield();
+        if ((k & 15) == 0 && mono_ns() > until)
+            return 0;
+    }
+}
+
+/* Pool thread i's next job: polled for a while, then waited for. */
+static tt_sim_worker *pool_next_job(int i)
+{
+    if (!poll_for(job_given, i)) {
+        pthread_mutex_lock(&pool_mu);
+        while (!job_given(i))
+            pthread_cond_wait(&pool_work, &pool_mu);
+        pthread_mutex_unlock(&pool_mu);
+    }
+    return atomic_load_explicit(&pool_job[i], memory_order_acquire);
+}
 
 /* An idle pool thread blocks the watchdog's signal: a poke that arrives
  * after its launch (the handlers restored) must not reach the default
@@ -310,30 +378,44 @@ static void *pool_main(void *arg)
     sigemptyset(&tmo);
     sigaddset(&tmo, TT_SIM_TIMEOUT_SIGNAL);
     pthread_sigmask(SIG_BLOCK, &tmo, NULL);
-    pthread_mutex_lock(&pool_mu);
+    /* the thread's alternate signal stack, for its whole life (held in
+     * pool_alt: memory in use, not a leak) */
+    stack_t alt;
+    alt.ss_size = ALT_STACK_SIZE;
+    alt.ss_sp = malloc(alt.ss_size);
+    alt.ss_flags = 0;
+    if (alt.ss_sp && sigaltstack(&alt, NULL) != 0) {
+        free(alt.ss_sp);
+        alt.ss_sp = NULL;
+    }
+    pool_alt[i] = alt.ss_sp;
     for (;;) {
-        while (!pool_job[i])
-            pthread_cond_wait(&pool_work, &pool_mu);
-        tt_sim_worker *w = pool_job[i];
-        pthread_mutex_unlock(&pool_mu);
+        tt_sim_worker *w = pool_next_job(i);
         const struct timespec now = {0, 0};
         while (sigtimedwait(&tmo, NULL, &now) > 0)
             ;
         pthread_sigmask(SIG_UNBLOCK, &tmo, NULL);
-        worker_main(w);
+        if (alt.ss_sp)
+            tt_sim_worker_run(w);
+        else
+            worker_main(w); /* (no stack of its own: one per launch) */
         pthread_sigmask(SIG_BLOCK, &tmo, NULL);
-        pthread_mutex_lock(&pool_mu);
-        pool_job[i] = NULL;
-        if (--pool_busy == 0)
+        atomic_store_explicit(&pool_job[i], NULL, memory_order_relaxed);
+        if (atomic_fetch_sub_explicit(&pool_busy, 1, memory_order_release) == 1) {
+            pthread_mutex_lock(&pool_mu);
             pthread_cond_signal(&pool_done);
+            pthread_mutex_unlock(&pool_mu);
+        }
     }
     return NULL;
 }
 
 /* Runs ws[0..n) on pool threads (creating what is missing) and returns how
- * many run; the others take no blocks (blocks are taken, not assigned). */
-static int pool_start(tt_sim_worker *ws, int n)
+ * many run; the others take no blocks (blocks are taken, not assigned).
+ * `spin`: the launch has no more OS threads than CPUs. */
+static int pool_start(tt_sim_worker *ws, int n, int spin)
 {
+    atomic_store_explicit(&pool_spin, spin, memory_order_relaxed);
     pthread_mutex_lock(&pool_mu);
     int i = 0;
     for (; i < n; i++) {
@@ -343,30 +425,41 @@ static int pool_start(tt_sim_worker *ws, int n)
             pool_size++;
         }
         ws[i].os_thread = pool_th[i];
-        pool_job[i] = &ws[i];
     }
-    pool_busy = i;
-    pthread_cond_broadcast(&pool_work);
+    atomic_store_explicit(&pool_busy, i, memory_order_relaxed);
+    for (int j = 0; j < i; j++)
+        atomic_store_explicit(&pool_job[j], &ws[j], memory_order_release);
+    pthread_cond_broadcast(&pool_work); /* (no system call while no one sleeps) */
     pthread_mutex_unlock(&pool_mu);
     return i;
 }
 
+/* Returns once every pool thread of the launch is done with its worker. */
 static void pool_wait(void)
 {
+    if (poll_for(pool_idle, 0))
+        return;
     pthread_mutex_lock(&pool_mu);
-    while (pool_busy)
+    while (!pool_idle(0))
         pthread_cond_wait(&pool_done, &pool_mu);
     pthread_mutex_unlock(&pool_mu);
 }
 
 /* The watchdog: while a launch is armed and past its deadline, records the
  * timeout and pokes every running worker every 50 ms until it is disarmed
- * (disarming under wd_mu: afterwards it touches the launch no more). */
+ * (disarming under wd_mu: afterwards it touches the launch no more).
+ * Arming and disarming wake it only when they must: a wake-up (a futex call,
+ * and a CPU taken from a worker for a moment) cost 5-25 us a launch on the
+ * 2-core VM.  Disarmed, it sleeps on until the deadline it waits for, finds
+ * no launch and then waits without one; armed again with a deadline no
+ * earlier than the one it waits for, it needs no wake-up either. */
 static pthread_mutex_t wd_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wd_cv;      /* CLOCK_MONOTONIC: made with the thread */
 static int wd_started;
 static tt_sim_run *wd_launch;     /* armed launch, or NULL */
 static struct timespec wd_deadline;
+static int wd_untimed;            /* the watchdog waits with no deadline */
+static struct timespec wd_wake;   /* else: when its wait ends at the latest */
 
 static void add_ns(struct timespec *t, long ns)
 {
@@ -378,17 +471,29 @@ static void add_ns(struct timespec *t, long ns)
     }
 }
 
+static int ts_before(const struct timespec *a, const struct timespec *b)
+{
+    return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
 static void *watchdog_main(void *arg)
 {
     (void)arg;
     pthread_mutex_lock(&wd_mu);
     for (;;) {
         if (!wd_launch) {
+            wd_untimed = 1;
             pthread_cond_wait(&wd_cv, &wd_mu);
+            wd_untimed = 0;
             continue;
         }
-        if (pthread_cond_timedwait(&wd_cv, &wd_mu, &wd_deadline) != ETIMEDOUT || !wd_launch)
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (ts_before(&now, &wd_deadline)) {
+            wd_wake = wd_deadline; /* (a copy: arming may move the deadline) */
+            pthread_cond_timedwait(&wd_cv, &wd_mu, &wd_wake);
             continue;
+        }
         tt_sim_run *L = wd_launch;
         char msg[256];
         snprintf(msg, sizeof msg, "the launch ran longer than %.3g s (infinite loop, or a "
@@ -423,7 +528,9 @@ static int watchdog_arm(tt_sim_run *L)
         add_ns(&wd_deadline, (long)((t - (double)(time_t)t) * 1e9));
         wd_deadline.tv_sec += (time_t)t;
         wd_launch = L;
-        pthread_cond_signal(&wd_cv);
+        /* (a new thread reads the launch before it first waits) */
+        if (wd_untimed || ts_before(&wd_deadline, &wd_wake))
+            pthread_cond_signal(&wd_cv);
     }
     int armed = wd_started;
     pthread_mutex_unlock(&wd_mu);
@@ -434,13 +541,17 @@ static void watchdog_disarm(void)
 {
     pthread_mutex_lock(&wd_mu);
     wd_launch = NULL;
-    if (wd_started)
-        pthread_cond_signal(&wd_cv);
     pthread_mutex_unlock(&wd_mu);
 }
 
-static int online_cpus(void)
+/* The CPUs this process may run on (its affinity mask; online CPUs where
+ * the mask cannot be read).  sysconf(_SC_NPROCESSORS_ONLN) reads a file:
+ * ~14 us a launch on the 2-core VM, 3% of a 1M-thread vector add. */
+static int usable_cpus(void)
 {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        return CPU_COUNT(&set);
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
 }
@@ -468,7 +579,8 @@ static tt_sim_result run_schedule(const tt_sim_kernel *k, int batched, const tt_
     atomic_init(&L.next_block, 0);
     atomic_init(&L.abort, 0);
     pthread_mutex_init(&L.mu, NULL);
-    int nw = cfg->threads > 0 ? cfg->threads : online_cpus();
+    int ncpu = usable_cpus();
+    int nw = cfg->threads > 0 ? cfg->threads : ncpu;
     if ((uint64_t)nw > L.nblocks)
         nw = (int)L.nblocks;
     L.nworkers = nw;
@@ -492,7 +604,7 @@ static tt_sim_result run_schedule(const tt_sim_kernel *k, int batched, const tt_
     install_handlers(&L);
     /* worker 0 runs on the calling thread; the others on pool threads */
     L.workers[0].os_thread = pthread_self();
-    L.nrunning = 1 + pool_start(L.workers + 1, nw - 1);
+    L.nrunning = 1 + pool_start(L.workers + 1, nw - 1, nw <= ncpu);
     int armed = cfg->timeout_s > 0 && watchdog_arm(&L);
 
     worker_main(&L.workers[0]);

@@ -63,6 +63,9 @@ static void same(const outcome &a, const outcome &b, const char *an, const char 
 {
     cr_assert_eq(a.r.status, b.r.status, "%s: %s\n%s: %s", an, a.r.message, bn, b.r.message);
     cr_assert_eq(a.r.line, b.r.line, "%s: %s\n%s: %s", an, a.r.message, bn, b.r.message);
+    cr_assert(std::memcmp(&a.r.thread_idx, &b.r.thread_idx, sizeof a.r.thread_idx) == 0 &&
+                  std::memcmp(&a.r.block_idx, &b.r.block_idx, sizeof a.r.block_idx) == 0,
+              "another thread: %s: %s\n%s: %s", an, a.r.message, bn, b.r.message);
     if (a.r.status == TT_SIM_OK)
         cr_assert(a.bytes == b.bytes, "outputs differ between %s and %s", an, bn);
 }
@@ -378,5 +381,19 @@ Test(co, nested_ifs_in_a_loop)
         }
         cr_assert_eq(got[t], want + t % W, "thread %d: %d, expected %d", t, got[t], want + t % W);
     }
+    tt_sim_free(out);
+}
+
+// A fault in a region form's loop names its thread and line, as the other
+// modes do.
+Test(co, a_fault_names_its_thread)
+{
+    const int B = 2 * TT_SIM_WARP, n = 2 * B, bad = 5;
+    int *out = (int *)tt_sim_alloc(n * sizeof(int));
+    outcome o = both(out, n * sizeof(int), sim_cfg(2, B, TT_SIM_WARP),
+                     [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_oob, c, out, n, bad); });
+    cr_assert_eq(o.r.status, TT_SIM_ERR_OOB, "%s", o.r.message);
+    cr_assert_eq(o.r.line, co_line("co: oob"), "%s", o.r.message);
+    cr_assert(o.r.block_idx.x == 1 && o.r.thread_idx.x == bad, "%s", o.r.message);
     tt_sim_free(out);
 }

@@ -43,6 +43,97 @@ Test(detect, oob_global_names_buffer_and_line)
     tt_sim_free(out);
 }
 
+static void expect_thread(const tt_sim_result &r, tt_sim_dim3 thr, unsigned blk, const char *what)
+{
+    cr_expect(r.thread_idx.x == thr.x && r.thread_idx.y == thr.y && r.thread_idx.z == thr.z &&
+                  r.block_idx.x == blk && r.block_idx.y == 0 && r.block_idx.z == 0,
+              "%s: thread (%u,%u,%u) of block (%u,%u,%u) reported: %s", what, r.thread_idx.x,
+              r.thread_idx.y, r.thread_idx.z, r.block_idx.x, r.block_idx.y, r.block_idx.z, r.message);
+}
+
+// A faulting thread is named exactly in every lane order and on 1 or 2 OS
+// threads (threads of a barrier-free kernel run as a loop of plain calls,
+// which the compiler optimises as one).
+Test(detect, oob_names_the_faulting_thread)
+{
+    const int n = 3 * 32;
+    float *in = (float *)tt_sim_alloc(n * sizeof(float));
+    float *out = (float *)tt_sim_alloc(n * sizeof(float));
+    tt_sim_buffer_describe(in, "in", TT_SIM_ELEM_F32);
+    const tt_sim_schedule scheds[] = {TT_SIM_SCHED_FORWARD, TT_SIM_SCHED_REVERSE,
+                                      TT_SIM_SCHED_RANDOM};
+    for (tt_sim_schedule s : scheds) {
+        for (int threads = 1; threads <= 2; threads++) {
+            tt_sim_config cfg = sim_cfg(3, 8, 32);
+            cfg.block.y = 4;
+            cfg.threads = threads;
+            cfg.schedules[0] = s;
+            tt_sim_result r = TT_SIM_LAUNCH(oob_one_thread, cfg, in, out, n);
+            cr_assert_eq(r.status, TT_SIM_ERR_OOB, "%s", r.message);
+            cr_expect(strstr(r.message, "in (384 bytes)") != NULL, "%s", r.message);
+            expect_line(r, "LINE_OOB_ONE");
+            char what[64];
+            snprintf(what, sizeof what, "schedule %d, %d OS threads", (int)s, threads);
+            expect_thread(r, tt_sim_dim3{5, 2, 0}, 1, what);
+            if (s == TT_SIM_SCHED_RANDOM)
+                continue; // (which thread runs first is the seed's)
+            cfg.block.x = 32; // one row: GCC -O2 hoisted the load out of the loop
+            cfg.block.y = 1;
+            r = TT_SIM_LAUNCH(oob_block_invariant, cfg, in, out, n);
+            cr_assert_eq(r.status, TT_SIM_ERR_OOB, "%s", r.message);
+            expect_line(r, "LINE_OOB_INV");
+            tt_sim_dim3 first =
+                s == TT_SIM_SCHED_FORWARD ? tt_sim_dim3{0, 0, 0} : tt_sim_dim3{31, 0, 0};
+            expect_thread(r, first, 1, what);
+        }
+    }
+    tt_sim_free(in);
+    tt_sim_free(out);
+}
+
+// Blocks of a 3-D grid see their own blockIdx, however the OS threads split
+// the grid (workers take chunks of consecutive blocks).
+Test(detect, grid_3d_block_indices)
+{
+    const unsigned gx = 5, gy = 7, gz = 3, nb = gx * gy * gz;
+    unsigned *out = (unsigned *)tt_sim_alloc(3 * nb * sizeof(unsigned));
+    for (int threads = 1; threads <= 3; threads++) {
+        memset(out, 0xff, 3 * nb * sizeof(unsigned));
+        tt_sim_config cfg = sim_cfg(gx, 32, 32);
+        cfg.grid.y = gy;
+        cfg.grid.z = gz;
+        cfg.threads = threads;
+        tt_sim_result r = TT_SIM_LAUNCH(block_ids, cfg, out);
+        cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+        for (unsigned b = 0; b < nb; b++)
+            cr_assert(out[3 * b] == b % gx && out[3 * b + 1] == b / gx % gy &&
+                          out[3 * b + 2] == b / (gx * gy),
+                      "%d OS threads: block %u saw (%u,%u,%u)", threads, b, out[3 * b],
+                      out[3 * b + 1], out[3 * b + 2]);
+    }
+    tt_sim_free(out);
+}
+
+// The runtime keeps workers' memory from launch to launch: shared memory
+// a launch wrote must read as zeros in the next one (on every worker).
+Test(detect, shared_memory_starts_zeroed)
+{
+    int *out = (int *)tt_sim_alloc(2 * 4 * 64 * sizeof(int));
+    for (int threads = 1; threads <= 2; threads++) {
+        tt_sim_config cfg = sim_cfg(4, 64, 32);
+        cfg.shared_bytes = 64 * sizeof(int);
+        cfg.threads = threads;
+        tt_sim_result r = TT_SIM_LAUNCH(shared_leftover, cfg, out, 1);
+        cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+        memset(out, 0xff, 2 * 4 * 64 * sizeof(int));
+        r = TT_SIM_LAUNCH(shared_leftover, cfg, out, 0);
+        cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+        for (int i = 0; i < 2 * 4 * 64; i++)
+            cr_assert_eq(out[i], 0, "%d OS threads: word %d reads %d", threads, i, out[i]);
+    }
+    tt_sim_free(out);
+}
+
 Test(detect, oob_shared_index)
 {
     float *out = (float *)tt_sim_alloc(64 * sizeof(float));
@@ -79,6 +170,15 @@ Test(detect, race_between_barriers)
     r = TT_SIM_LAUNCH(race_free, cfg, out);
     cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
     cr_expect_eq(out[0], 1.0f);
+    // the race shadow outlives launches (its entries count only in their
+    // epoch): neither launch's entries may count in the next one's
+    for (int i = 0; i < 3; i++) {
+        r = TT_SIM_LAUNCH(racy, cfg, out);
+        cr_assert_eq(r.status, TT_SIM_ERR_RACE, "%s", r.message);
+        expect_line(r, "LINE_RACE_W");
+        r = TT_SIM_LAUNCH(race_free, cfg, out);
+        cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    }
     tt_sim_free(out);
 }
 

@@ -91,8 +91,10 @@ typedef struct tt_sim_config {
     int nschedules;            /* 1..4; more than one: buffers are restored between
                                   runs and compared afterwards (see below) */
     uint64_t seed;             /* for TT_SIM_SCHED_RANDOM */
-    int threads;               /* OS threads running blocks; 0 = online CPUs;
-                                  1 = deterministic (blocks in order on the caller's thread) */
+    int threads;               /* OS threads running blocks; 0 = the CPUs the process
+                                  may run on (its affinity mask: all online CPUs unless
+                                  restricted); 1 = deterministic (blocks in order on
+                                  the caller's thread) */
     size_t stack_size;         /* bytes of fiber stack per GPU thread (default 64 KiB) */
     double timeout_s;          /* wall-clock limit for one schedule's run; <= 0: none */
     int strict_barriers;       /* 1: a barrier completed while some threads of the block

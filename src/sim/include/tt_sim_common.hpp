@@ -158,6 +158,20 @@ inline T shfl_value(const tt_sim_site *site, int has_mask, uint64_t mask, T v, i
     }
 }
 
+// Keeps the running thread named while threads run as a loop of calls
+// (pack_run, and a region kernel's loops: rg_iter): a
+// fault is reported for tt_sim_cur, and threadIdx reads tt_sim_tid.  The
+// volatile asm reads both, so each thread's stores to them are made before
+// its code runs, and GCC and clang keep the thread's memory accesses after
+// it (volatile asm is a barrier to their schedulers).  Without it GCC -O2
+// moved the stores out of a loop whose kernel stores unconditionally (a
+// fault named the row's last thread), and GCC -O2 and clang hoisted a load
+// that is the same for a whole block above the block's first thread (it
+// named the previous block's last); test_sim_detect checks both.  A
+// "memory" clobber would order everything by definition but made the kernel
+// reload blockIdx & co. for every thread: 20% slower on a vector add.
+#define TT_SIM_THREAD_FENCE() __asm__ __volatile__("" : : "m"(tt_sim_cur), "m"(tt_sim_tid))
+
 #include "tt_sim_chain.hpp" // shuffle chains (inside namespace tt_sim)
 #include "tt_sim_region.hpp" // region kernels (inside namespace tt_sim)
 #include "tt_sim_co.hpp"     // coroutine kernels (inside namespace tt_sim)
@@ -386,37 +400,48 @@ template <class Pack> void pack_invoke(void *p)
     Pack *k = static_cast<Pack *>(p);
     std::apply(k->call, k->args);
 }
+
 // tt_sim_kernel::run: the threads at positions pos.. while below *end.
 template <class Pack>
 uint32_t pack_run(void *p, tt_sim_thread *threads, const uint32_t *order, uint32_t pos,
                   const uint64_t *end)
 {
     Pack *k = static_cast<Pack *>(p);
+    auto args = k->args; // (a local: the kernel's int stores cannot alias an int argument)
     if (order) {
         for (; pos < *end; pos++) {
             tt_sim_thread *t = threads + order[pos];
             tt_sim_cur = t;
             tt_sim_tid = t->tid;
-            std::apply(k->call, k->args);
+            TT_SIM_THREAD_FENCE();
+            std::apply(k->call, args);
         }
         return pos;
     }
     // forward schedule: positions are linear ids.  One row (fixed y, z) at a
     // time: y and z come from the record once, x counts (nothing else writes
-    // tt_sim_tid while threads run as calls); the record pointer steps along.
+    // tt_sim_tid while threads run as calls); the record pointer steps along
+    // to the row's end, computed once, so that the loop has one exit while
+    // the kernel calls nothing that could lower *end.
     const uint32_t bx = tt_sim_blk->block_dim.x;
+    const uint64_t e0 = *end;
     tt_sim_thread *t = threads + pos;
-    while (pos < *end) {
+    while (pos < e0) {
         tt_sim_tid = t->tid;
-        for (uint32_t x = tt_sim_tid.x;;) {
+        uint32_t x = t->tid.x;
+        uint32_t stop = pos + (uint32_t)std::min<uint64_t>(bx - x, e0 - pos);
+        tt_sim_thread *te = threads + stop;
+        do {
             tt_sim_cur = t;
-            std::apply(k->call, k->args);
-            t++;
-            pos++;
-            if (++x == bx || pos >= *end)
-                break;
             tt_sim_tid.x = x;
-        }
+            TT_SIM_THREAD_FENCE();
+            std::apply(k->call, args);
+            if (*end != e0) // lowered to just past a thread that blocked
+                return (uint32_t)(t - threads) + 1;
+            t++;
+            x++;
+        } while (t != te);
+        pos = stop;
     }
     return pos;
 }

@@ -86,6 +86,7 @@ struct rg_iter {
         tt_sim_thread *t = threads + lin;
         tt_sim_cur = t;
         tt_sim_tid = t->tid;
+        TT_SIM_THREAD_FENCE();
     }
 };
 

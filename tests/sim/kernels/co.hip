@@ -201,3 +201,13 @@ __global__ void co_nested(int *out)
     }
     out[blockIdx.x * blockDim.x + t] = v + lane;
 }
+
+// one thread of block 1 writes one past the end of out, after a barrier
+__global__ void co_oob(int *out, int n, int bad)
+{
+    __shared__ int s[1024];
+    int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+    s[t] = t;
+    __syncthreads();
+    out[blockIdx.x == 1 && t == bad ? n : i] = s[t]; // co: oob
+}

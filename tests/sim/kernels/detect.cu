@@ -9,6 +9,52 @@ __global__ void oob_global(float *out, int n)
     out[i + 1] = 1.0f;  // LINE_OOB_GLOBAL
 }
 
+// Only thread (5,2,0) of block 1 reads past the end of `in` (n floats);
+// blocks of 8x4 threads, so the report must name the thread, not a row.
+__global__ void oob_one_thread(const float *in, float *out, int n)
+{
+    int t = threadIdx.x + blockDim.x * threadIdx.y;
+    int i = blockIdx.x * blockDim.x * blockDim.y + t;
+    int bad = blockIdx.x == 1 && threadIdx.x == 5 && threadIdx.y == 2;
+    out[i] = in[bad ? n : i];  // LINE_OOB_ONE
+}
+
+// Every thread of block 1 reads in[n], one past the end: a load the same
+// for all threads of a block (a compiler may hoist it out of a loop over
+// them), so the report must still name the first thread that ran.
+__global__ void oob_block_invariant(const float *in, float *out, int n)
+{
+    out[blockIdx.x * blockDim.x + threadIdx.x] = in[n - (blockIdx.x != 1)];  // LINE_OOB_INV
+}
+
+// Each block's thread 0 writes the block's index at the block's linear
+// position.
+__global__ void block_ids(unsigned *out)
+{
+    unsigned b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    if (threadIdx.x == 0) {
+        out[3 * b] = blockIdx.x;
+        out[3 * b + 1] = blockIdx.y;
+        out[3 * b + 2] = blockIdx.z;
+    }
+}
+
+// Writes shared memory (write != 0), or copies out what it holds before
+// any write: a launch's shared memory starts zeroed, whatever ran before.
+__global__ void shared_leftover(int *out, int write)
+{
+    __shared__ int s[64];
+    extern __shared__ int d[];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (write) {
+        s[threadIdx.x] = 7;
+        d[threadIdx.x] = 9;
+    } else {
+        out[2 * i] = s[threadIdx.x];
+        out[2 * i + 1] = d[threadIdx.x];
+    }
+}
+
 __global__ void oob_shared(float *out)
 {
     __shared__ float s[64];
