@@ -57,7 +57,7 @@ typedef struct rg_var {
     size_t name;
     size_t ts, te; /* its type: the declaration's words, then the */
     size_t ds, de; /* declarator's `*`s and consts before the name */
-    int id, level; /* level: the guard depth it is declared at */
+    int id, level; /* level: the depth of the scope it is declared in */
     int live;      /* its scope is open */
 } rg_var;
 
@@ -258,13 +258,14 @@ static int new_id(rg *r)
 /* ---------------------------------------------------------------- declarations */
 
 /* Whether tokens [a, z) are a constant: numbers, operators, type words,
- * sizeof and locals already moved to the top. */
+ * sizeof, warpSize and locals already moved to the top. */
 static int constant_init(const rg *r, size_t a, size_t z)
 {
     const toks *ts = r->ts;
     for (size_t i = a; i < z; i++) {
         int k = ts->v[i].kind;
-        if (k == T_NUM || k == T_COMMENT || is_type_word(ts, i) || is(ts, i, "sizeof"))
+        if (k == T_NUM || k == T_COMMENT || is_type_word(ts, i) || is(ts, i, "sizeof") ||
+            is(ts, i, "warpSize"))
             continue;
         if (k == T_PUNCT && !is(ts, i, "=") && !is(ts, i, "++") && !is(ts, i, "--") &&
             !is(ts, i, "{") && !is(ts, i, "}") && !is(ts, i, "[") && !is(ts, i, "]"))
@@ -284,11 +285,16 @@ static void put_decl(rg *r, size_t s, size_t end, size_t ts0, size_t te0, const 
 {
     const toks *ts = r->ts;
     int level = r->nguard;
-    int is_constexpr = is(ts, ts0, "constexpr");
-    int any = 0, constant = is_constexpr || is(ts, ts0, "const");
+    /* constexpr: constant by the language's rules; const: when its
+     * initialisers are (moved either way, so that they may size arrays) */
+    int is_constexpr = is(ts, ts0, "constexpr"), is_const = 0;
+    for (size_t i = ts0; i < te0; i++)
+        is_const |= is(ts, i, "const");
+    int any = 0, constant = is_constexpr || is_const;
     for (int i = 0; i < n; i++) {
         any |= crosses(r, d[i].name);
-        if (d[i].init == NO || !d[i].simple || !constant_init(r, d[i].init, d[i].end))
+        if (d[i].init == NO || !d[i].simple ||
+            (!is_constexpr && !constant_init(r, d[i].init, d[i].end)))
             constant = 0;
     }
     if (constant && level == 0) { /* the same for every thread: once, at the top */

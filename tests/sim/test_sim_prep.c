@@ -616,6 +616,13 @@ Test(prep, rg_constants_move_to_the_top)
               "%s", o);
     cr_expect(strstr(o, "const int &tid = (tt_sim_rg_0_[tt_sim_l_] = (threadIdx.x));"), "%s", o);
     free(o);
+    /* const after the type, warpSize, constexpr of anything */
+    o = prep(K("  int const H = warpSize / 2;\n  constexpr float F = H * 1.5f + sizeof(v);\n"
+               "  __syncthreads();\n  float a[H];\n  a[0] = F; p[0] = a[0];"));
+    cr_expect(strstr(o, "{ [&] {\n#line 2\nint const H = warpSize / 2;\n#line 3\n"
+                        "constexpr float F = H * 1.5f + sizeof(v);\n#line 4\n::tt_sim_rg_barrier(0);"),
+              "%s", o);
+    free(o);
 }
 #undef K
 
