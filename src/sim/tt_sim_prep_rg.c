@@ -682,6 +682,23 @@ static int scan(rg *r)
     return 0;
 }
 
+/* Whether a #line (or a `# N` line marker) comes before the body: the
+ * form's own #lines name physical lines, which would then be wrong. */
+static int renumbered(const rg *r)
+{
+    const toks *ts = r->ts;
+    for (size_t i = 0; i < r->k->open; i++) {
+        if (ts->v[i].kind != T_PP)
+            continue;
+        const char *p = tok_str(ts, i) + 1, *e = tok_str(ts, i) + tlen(ts, i);
+        while (p < e && (*p == ' ' || *p == '\t'))
+            p++;
+        if ((e - p >= 4 && memcmp(p, "line", 4) == 0) || (p < e && isdigit((unsigned char)*p)))
+            return 1;
+    }
+    return 0;
+}
+
 /* The kernel's leading __shared__ declarations: the token after which the
  * form goes (they stay the kernel's; the form's lambda captures them). */
 static size_t after_shared(const rg *r)
@@ -736,7 +753,7 @@ int tt_sim_rg_put(sbuf *b, const tt_sim_rg_kernel *k, size_t *at)
     r->ts = k->ts;
     r->lline = 1;
     int ret = scan(r);
-    if (ret == 0 && !r->fail) {
+    if (ret == 0 && !r->fail && !renumbered(r)) {
         *at = after_shared(r);
         walk(r, *at + 1, k->close);
         close_region(r);

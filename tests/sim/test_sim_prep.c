@@ -602,6 +602,8 @@ Test(prep, rg_which_kernels)
     cr_expect_eq(forms_of(K("  float x = 1;\n  __shared__ float s[4];\n  s[0] = x;\n  __syncthreads();")), 0);
     cr_expect_eq(forms_of(K("#if 1\n  p[0] = 1;\n#endif\n  __syncthreads();")), 0);
     cr_expect_eq(forms_of(K("  again: p[0] = 1;\n  __syncthreads();")), 0);
+    /* none: lines renumbered before the kernel (the form's #lines are physical) */
+    cr_expect_eq(forms_of("#line 40 \"gen.cu\"\n" K("  float x = v;\n  __syncthreads();\n  p[0] = x;")), 0);
 }
 
 /* constexpr locals, and const ones made of numbers, move to the top of the
