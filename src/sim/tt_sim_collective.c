@@ -560,11 +560,8 @@ void tt_sim_rg_chain(void (*fuse)(const void *op, uint64_t *vals, const int16_t 
         fuse_ctx ctx = {w, wp};
         memcpy(w->cres + first, w->cval + first, nl * sizeof *w->cres);
         /* (a key holds the chain's length in its top 16 bits: chain_key) */
-        if (src)
-            fuse(op, w->cres + first, src, stride, (uint32_t)(key >> 48), nl, fuse_inactive, &ctx);
-        else
-            fuse(op, w->cres + first, w->blk.chain_src + first, w->blk.nthreads,
-                 (uint32_t)(key >> 48), nl, fuse_inactive, &ctx);
+        fuse(op, w->cres + first, src ? src : w->blk.chain_src + first,
+             src ? stride : w->blk.nthreads, (uint32_t)(key >> 48), nl, fuse_inactive, &ctx);
         for (l = 0; l < nl; l++)
             cw[first + l].key = 1;
         wp->epoch++;

@@ -275,17 +275,29 @@ static void symbolize(tt_sim_run *L)
  * around each launch (it is the caller's thread). */
 #define ALT_STACK_SIZE (256 * 1024)
 
-static void worker_main(tt_sim_worker *w)
+/* Gives the calling thread a new alternate signal stack (the previous one
+ * in *old when old is not NULL); returns its memory, or NULL (none set). */
+static void *alt_stack_on(stack_t *old)
 {
-    stack_t alt, oldalt;
+    stack_t alt;
     alt.ss_size = ALT_STACK_SIZE;
     alt.ss_sp = malloc(alt.ss_size);
     alt.ss_flags = 0;
-    int have_alt = alt.ss_sp && sigaltstack(&alt, &oldalt) == 0;
+    if (alt.ss_sp && sigaltstack(&alt, old) != 0) {
+        free(alt.ss_sp);
+        return NULL;
+    }
+    return alt.ss_sp;
+}
+
+static void worker_main(tt_sim_worker *w)
+{
+    stack_t old;
+    void *alt = alt_stack_on(&old);
     tt_sim_worker_run(w);
-    if (have_alt)
-        sigaltstack(&oldalt, NULL);
-    free(alt.ss_sp);
+    if (alt)
+        sigaltstack(&old, NULL);
+    free(alt);
 }
 
 /* ---------------------------------------------------------------- OS threads
@@ -380,22 +392,14 @@ static void *pool_main(void *arg)
     pthread_sigmask(SIG_BLOCK, &tmo, NULL);
     /* the thread's alternate signal stack, for its whole life (held in
      * pool_alt: memory in use, not a leak) */
-    stack_t alt;
-    alt.ss_size = ALT_STACK_SIZE;
-    alt.ss_sp = malloc(alt.ss_size);
-    alt.ss_flags = 0;
-    if (alt.ss_sp && sigaltstack(&alt, NULL) != 0) {
-        free(alt.ss_sp);
-        alt.ss_sp = NULL;
-    }
-    pool_alt[i] = alt.ss_sp;
+    pool_alt[i] = alt_stack_on(NULL);
     for (;;) {
         tt_sim_worker *w = pool_next_job(i);
         const struct timespec now = {0, 0};
         while (sigtimedwait(&tmo, NULL, &now) > 0)
             ;
         pthread_sigmask(SIG_UNBLOCK, &tmo, NULL);
-        if (alt.ss_sp)
+        if (pool_alt[i])
             tt_sim_worker_run(w);
         else
             worker_main(w); /* (no stack of its own: one per launch) */

@@ -425,6 +425,19 @@ static void put_plain(rg *r, size_t s, size_t end)
 static void walk(rg *r, size_t s, size_t e);
 static void put_split_if(rg *r, size_t i, size_t end);
 
+/* In the open loop: the running thread's flag g (a guard's or a split
+ * loop's) = the condition in tokens [a, z). */
+static void put_flag(rg *r, int g, size_t a, size_t z)
+{
+    char num[64];
+    a = code_at(r->ts, a);
+    put_line(r, &r->body, a);
+    snprintf(num, sizeof num, "tt_sim_rg_%d_[tt_sim_l_] = (", g);
+    sb_puts(&r->body, num);
+    put_span(r, &r->body, a, z);
+    sb_puts(&r->body, ");");
+}
+
 /* Leaves the innermost scope: its brace in the open loop, its locals. */
 static void pop_scope(rg *r)
 {
@@ -452,12 +465,7 @@ static void put_split_if(rg *r, size_t i, size_t end)
     }
     int g = new_id(r);
     open_region(r);
-    put_line(r, &r->body, p + 1);
-    char num[64];
-    snprintf(num, sizeof num, "tt_sim_rg_%d_[tt_sim_l_] = (", g);
-    sb_puts(&r->body, num);
-    put_span(r, &r->body, p + 1, pair[p]);
-    sb_puts(&r->body, ");");
+    put_flag(r, g, p + 1, pair[p]);
     r->guard[r->nguard++] = g;
     r->nif++;
     put_guard_open(r, r->nguard);
@@ -510,31 +518,13 @@ static void put_split_loop(rg *r, size_t i, size_t end)
     r->guard[r->nguard++] = -1;
     level = r->nguard;
     put_guard_open(r, level);
-    if (is_ != NO) { /* the init, a statement of the loop's scope */
-        size_t s1 = cs - 1;
-        if (is_type_word(ts, is_)) {
-            tt_sim_decl d[32];
-            size_t te = is_;
-            while (te < s1 && (is_type_word(ts, te) || ts->v[te].kind == T_COMMENT))
-                te++;
-            int n = tt_sim_stmt_decls(r->ts, r->k->pair, te, s1 + 1, d, 32);
-            if (n < 0) {
-                r->fail = 1;
-                return;
-            }
-            put_decl(r, is_, s1 + 1, is_, te, d, n);
-        } else {
-            put_line(r, &r->body, is_);
-            put_span(r, &r->body, is_, s1 + 1);
-        }
-    }
-    char num[96];
-    put_line(r, &r->body, cs);
-    snprintf(num, sizeof num, "tt_sim_rg_%d_[tt_sim_l_] = (", g);
-    sb_puts(&r->body, num);
-    put_span(r, &r->body, code_at(ts, cs), ce);
-    sb_puts(&r->body, ");");
+    if (is_ != NO) /* the init, a statement of the loop's scope */
+        put_plain(r, is_, cs);
+    if (r->fail)
+        return;
+    put_flag(r, g, cs, ce);
     close_region(r);
+    char num[96];
     snprintf(num, sizeof num, "\nfor (;;) { if (!::tt_sim::rg_all(tt_sim_rg_%d_, %s)) break;", g,
              r->has_return ? "tt_sim_rg_x_" : "nullptr");
     sb_puts(&r->body, num);
@@ -550,11 +540,7 @@ static void put_split_loop(rg *r, size_t i, size_t end)
         put_span(r, &r->body, code_at(ts, ns), ne);
         sb_puts(&r->body, ";");
     }
-    put_line(r, &r->body, cs);
-    snprintf(num, sizeof num, "tt_sim_rg_%d_[tt_sim_l_] = (", g);
-    sb_puts(&r->body, num);
-    put_span(r, &r->body, code_at(ts, cs), ce);
-    sb_puts(&r->body, ");");
+    put_flag(r, g, cs, ce);
     close_region(r);
     sb_puts(&r->body, "\n}");
     pop_scope(r);
