@@ -10,15 +10,17 @@
 
 #include "rules/match.h"
 #include "rules/rewrite.h"
+#include "rules/ruleset.h"
 #include "util/fs.h"
 #include "util/util.h"
 
-bool tt_cli_color(void) {
+bool tt_cli_color(int mode, FILE *out) {
+  if (mode >= 0) return mode == 1;
   const char *nc = getenv("NO_COLOR");
   const char *term = getenv("TERM");
   if (nc && *nc) return false;
   if (term && strcmp(term, "dumb") == 0) return false;
-  return isatty(STDOUT_FILENO);
+  return isatty(fileno(out));
 }
 
 int tt_cli_parse_jobs(const char *s, int *out) {
@@ -64,6 +66,18 @@ tt_rulebook *tt_cli_load_rules(const char *const *dirs, size_t n, const char *co
   for (size_t i = 0; i < n_extra; i++) all[k++] = extra[i];
   char *err = NULL;
   tt_rulebook *book = tt_rulebook_load(all, k, &err);
+  if (book && tt_ruleset_check_facts(book, &err) < 0) {
+    tt_rulebook_free(book);
+    book = NULL;
+  }
+  if (book && book->n_rules == 0) {
+    tt_buf b = {0};
+    for (size_t i = 0; i < k; i++) tt_buf_printf(&b, "%s%s", i ? ", " : "", all[i]);
+    err = tt_xasprintf("tiletrans: no rules in %s: nothing to check", b.data);
+    tt_buf_free(&b);
+    tt_rulebook_free(book);
+    book = NULL;
+  }
   free(all);
   if (!book) {
     fprintf(stderr, "%s\n", err);
@@ -99,6 +113,50 @@ static void add_file(const char *path, void *vctx) {
 
 /* --- profiles ----------------------------------------------------------------------- */
 
+/* Unknown rule ids in severity overrides are configuration errors, not silent no-ops. */
+static int check_overrides(const tt_config *cfg, const tt_rulebook *book) {
+  for (size_t i = 0; cfg && i < cfg->n_overrides; i++) {
+    const char *id = cfg->overrides[i].rule_id;
+    if (tt_rulebook_find(book, id)) continue;
+    const char *near = tt_ruleset_suggest(book, id);
+    fprintf(stderr, "%s: key `severity.%s`: no rule has this id%s%s%s\n", cfg->path, id, near ? " (did you mean `" : "",
+            near ? near : "", near ? "`?)" : "");
+    return -1;
+  }
+  return 0;
+}
+
+/* The run's overrides: the config's, then `off` for every rule --select/--ignore drop
+ * (later entries win). Fails when the choice matches nothing, breaks a dependency, or
+ * leaves no rule for the target. */
+static int choose_rules(const tt_cli_opts *o, const tt_rulebook *book, const tt_config *cfg, const char *target,
+                        tt_override **ov_out, size_t *n_out) {
+  bool *keep;
+  char *err = NULL;
+  if (tt_ruleset_choose(book, target, o->select, o->n_select, o->ignore, o->n_ignore, &keep, &err) < 0) {
+    fprintf(stderr, "%s\n", err);
+    free(err);
+    return -1;
+  }
+  size_t n_cfg = cfg ? cfg->n_overrides : 0, n = n_cfg, kept = 0;
+  tt_override *ov = tt_xcalloc(n_cfg + book->n_rules + 1, sizeof *ov);
+  for (size_t i = 0; i < n_cfg; i++) ov[i] = cfg->overrides[i]; /* ids borrowed from the config */
+  for (size_t i = 0; i < book->n_rules; i++) {
+    if (!keep[i]) ov[n++] = (tt_override){book->rules[i]->id, TT_SEV_OFF};
+    else kept += !target || strcmp(book->rules[i]->target, target) == 0;
+  }
+  free(keep);
+  if (kept == 0) {
+    fprintf(stderr, "tiletrans: no rule to run%s%s%s\n", target ? " for target `" : "", target ? target : "",
+            target ? "`" : "");
+    free(ov);
+    return -1;
+  }
+  *ov_out = ov;
+  *n_out = n;
+  return 0;
+}
+
 static int profile_for(const tt_cli_opts *o, tt_cli_run *run, const char *path, size_t *out) {
   char *cfg_path = o->config ? tt_xstrdup(o->config) : (strcmp(path, "-") ? tt_config_find(path) : tt_config_find("."));
   for (size_t i = 0; i < run->n_profiles; i++) {
@@ -126,21 +184,20 @@ static int profile_for(const tt_cli_opts *o, tt_cli_run *run, const char *path, 
     tt_config_free(cfg);
     return -1;
   }
+  const char *target = o->target ? o->target : (cfg ? cfg->target : NULL);
+  tt_override *ov = NULL;
+  size_t n_ov = 0;
+  if (check_overrides(cfg, book) < 0 || choose_rules(o, book, cfg, target, &ov, &n_ov) < 0) {
+    tt_rulebook_free(book);
+    tt_config_free(cfg);
+    return -1;
+  }
   run->profiles = tt_xrealloc(run->profiles, (run->n_profiles + 1) * sizeof *run->profiles);
   tt_cli_profile *p = &run->profiles[run->n_profiles];
   p->config = cfg;
   p->book = book;
-  p->sel = (tt_selection){.target = o->target ? o->target : (cfg ? cfg->target : NULL),
-                          .overrides = cfg ? cfg->overrides : NULL,
-                          .n_overrides = cfg ? cfg->n_overrides : 0};
-  /* Unknown rule ids in severity overrides are configuration errors, not silent no-ops. */
-  for (size_t i = 0; cfg && i < cfg->n_overrides; i++)
-    if (!tt_rulebook_find(book, cfg->overrides[i].rule_id)) {
-      fprintf(stderr, "%s: key `severity.%s`: no rule has this id\n", cfg->path, cfg->overrides[i].rule_id);
-      tt_rulebook_free(book);
-      tt_config_free(cfg);
-      return -1;
-    }
+  p->overrides = ov;
+  p->sel = (tt_selection){.target = target, .overrides = ov, .n_overrides = n_ov};
   *out = run->n_profiles++;
   return 0;
 }
@@ -153,6 +210,12 @@ typedef struct work {
   size_t next;
   pthread_mutex_t lock;
 } work;
+
+char *tt_cli_without_path(char *err, const char *path) {
+  size_t n = strlen(path);
+  if (strncmp(err, path, n) == 0 && err[n] == ':' && err[n + 1] == ' ') memmove(err, err + n + 2, strlen(err + n + 2) + 1);
+  return err;
+}
 
 static void process(const tt_cli_opts *o, tt_cli_run *run, size_t i) {
   tt_file_result *fr = &run->files[i];
@@ -167,7 +230,7 @@ static void process(const tt_cli_opts *o, tt_cli_run *run, size_t i) {
   char *text, *err = NULL;
   size_t len;
   if (tt_fs_read(path, &text, &len, &err) < 0) {
-    fr->error = err;
+    fr->error = tt_cli_without_path(err, path);
     return;
   }
   fr->src = tt_source_new(fr->path, text, len, lang);
@@ -178,13 +241,16 @@ static void process(const tt_cli_opts *o, tt_cli_run *run, size_t i) {
   }
   if (!o->rewrite) {
     tt_tree *tree = tt_tree_parse(fr->src);
-    tt_match_tree(p->book, &p->sel, tree, &fr->findings);
+    tt_match_extra extra = {0};
+    tt_match_tree_ex(p->book, &p->sel, tree, &fr->findings, &extra);
+    fr->suppressed = extra.suppressed;
+    fr->sup_issues = extra.issues;
     tt_tree_free(tree);
     return;
   }
   tt_rewrite_result rr;
   if (tt_rewrite_text(p->book, &p->sel, fr->path, lang, fr->src->text, fr->src->len, &rr, &err) < 0) {
-    fr->error = err;
+    fr->error = tt_cli_without_path(err, fr->path);
     return;
   }
   fr->findings = rr.findings;
@@ -192,6 +258,7 @@ static void process(const tt_cli_opts *o, tt_cli_run *run, size_t i) {
   fr->new_len = rr.len;
   fr->changed = rr.changed;
   fr->converged = rr.converged;
+  fr->errors_left = rr.errors_left;
 }
 
 static void *worker(void *arg) {
@@ -224,10 +291,19 @@ int tt_cli_execute(const tt_cli_opts *o, tt_cli_run *run) {
     /* A file named explicitly is read whatever its name (process() asks for
      * --language when the name does not tell). */
     char *err = NULL;
+    size_t before = run->n_files;
     if (tt_fs_walk(paths[i], wanted, add_file, &c, &err) < 0) {
       add_file(paths[i], &c);
-      run->files[run->n_files - 1].error = err;
+      run->files[run->n_files - 1].error = tt_cli_without_path(err, paths[i]);
+    } else if (run->n_files == before && tt_fs_is_dir(paths[i])) {
+      /* Not an error by itself when another path has files; said either way. */
+      fprintf(stderr, "tiletrans: %s: no .cu .cuh .hip .cpp .h .hpp .py or .jl file to %s%s\n", paths[i],
+              o->rewrite ? "rewrite" : "lint", c.config ? " (after the config's include/exclude)" : "");
     }
+  }
+  if (run->n_files == 0) {
+    fprintf(stderr, "tiletrans: no input files\n");
+    return TT_EXIT_INPUT;
   }
   int jobs = o->jobs > 0 ? o->jobs : 1;
   if ((size_t)jobs > run->n_files) jobs = (int)(run->n_files ? run->n_files : 1);
@@ -250,14 +326,74 @@ void tt_cli_run_free(tt_cli_run *run) {
   for (size_t i = 0; i < run->n_profiles; i++) {
     tt_rulebook_free(run->profiles[i].book);
     tt_config_free(run->profiles[i].config);
+    free(run->profiles[i].overrides);
   }
   free(run->profiles);
   memset(run, 0, sizeof *run);
 }
 
+bool tt_cli_report_input_errors(const tt_cli_run *run) {
+  bool any = false;
+  for (size_t i = 0; i < run->n_files; i++)
+    if (run->files[i].error) {
+      fprintf(stderr, "%s: error: %s\n", run->files[i].path, run->files[i].error);
+      any = true;
+    }
+  return any;
+}
+
+void tt_cli_opts_free(tt_cli_opts *o) {
+  free(o->rule_dirs);
+  free(o->select);
+  free(o->ignore);
+}
+
+int tt_cli_check_longopts(int argc, char **argv, const struct option *longopts) {
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--") == 0) break;
+    if (strncmp(a, "--", 2) != 0 || !a[2]) continue;
+    size_t n = strcspn(a + 2, "=");
+    const struct option *hit = NULL;
+    for (const struct option *lo = longopts; lo->name; lo++)
+      if (strlen(lo->name) == n && strncmp(lo->name, a + 2, n) == 0) hit = lo;
+    if (!hit) {
+      const struct option *pre = NULL;
+      for (const struct option *lo = longopts; lo->name && !pre; lo++)
+        if (strncmp(lo->name, a + 2, n) == 0) pre = lo;
+      fprintf(stderr, "tiletrans: unknown option `%.*s`%s%s%s\n", (int)n + 2, a, pre ? " (did you mean `--" : "",
+              pre ? pre->name : "", pre ? "`?)" : "");
+      return -1;
+    }
+    if (hit->has_arg == required_argument && !a[2 + n]) i++; /* its value may start with -- */
+  }
+  return 0;
+}
+
+/* Adds the comma-separated patterns of `arg` (written into, as argv is ours). */
+static void add_patterns(char *arg, const char ***list, size_t *n, size_t *cap) {
+  for (char *save = NULL, *tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    while (*tok == ' ') tok++;
+    if (*tok) TT_PUSH(*list, *n, *cap, tok);
+  }
+}
+
+static int parse_color(const char *arg, int *out) {
+  static const char *const names[] = {"never", "always", "auto"};
+  for (int i = 0; i < 3; i++)
+    if (!strcmp(arg, names[i])) {
+      *out = i == 2 ? -1 : i;
+      return 0;
+    }
+  fprintf(stderr, "tiletrans: --color expects auto, always or never, not `%s`\n", arg);
+  return -1;
+}
+
 int tt_cli_parse_common(int argc, char **argv, tt_cli_opts *o, const char *short_opts, const struct option *longopts,
                         int (*extra)(int c, const char *arg, void *ctx), void *ctx, void (*helpfn)(FILE *)) {
-  size_t cap = 0;
+  size_t cap = 0, scap = 0, icap = 0;
+  o->color = -1;
+  if (tt_cli_check_longopts(argc, argv, longopts) < 0) return -1;
   optind = 1;
   opterr = 1;
   int c;
@@ -270,6 +406,12 @@ int tt_cli_parse_common(int argc, char **argv, tt_cli_opts *o, const char *short
       break;
     case 'r': TT_PUSH(o->rule_dirs, o->n_rule_dirs, cap, optarg); break;
     case 'c': o->config = optarg; break;
+    case 'S': add_patterns(optarg, &o->select, &o->n_select, &scap); break;
+    case 'I': add_patterns(optarg, &o->ignore, &o->n_ignore, &icap); break;
+    case 'q': o->quiet = true; break;
+    case 'C':
+      if (parse_color(optarg, &o->color) < 0) return -1;
+      break;
     case 'j':
       if (tt_cli_parse_jobs(optarg, &o->jobs) < 0) return -1;
       break;

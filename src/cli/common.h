@@ -25,13 +25,23 @@ typedef struct tt_cli_opts {
   const char *config;      /* --config, or NULL to discover */
   int jobs;                /* -j */
   bool rewrite;            /* run fixes to a fixpoint instead of only matching */
+  const char **select;     /* --select ID-or-glob (repeatable, comma-separated) */
+  size_t n_select;
+  const char **ignore;     /* --ignore ID-or-glob */
+  size_t n_ignore;
+  int color;               /* --color: -1 auto, 0 never, 1 always */
+  bool quiet;              /* --quiet */
 } tt_cli_opts;
+
+/* Frees what tt_cli_parse_common allocated in `o` (not the strings: they are argv's). */
+void tt_cli_opts_free(tt_cli_opts *o);
 
 /* One rulebook per distinct configuration. */
 typedef struct tt_cli_profile {
   tt_config *config;       /* NULL when none applies */
   tt_rulebook *book;
   tt_selection sel;
+  tt_override *overrides;  /* owned: the config's, then `off` for rules --select/--ignore drop */
 } tt_cli_profile;
 
 typedef struct tt_cli_run {
@@ -43,9 +53,18 @@ typedef struct tt_cli_run {
   size_t n_profiles;
 } tt_cli_run;
 
-/* Loads configs and rulebooks, collects files and processes them. Returns TT_EXIT_OK,
- * or TT_EXIT_USAGE after printing the config or rule error to stderr. */
+/* Loads configs and rulebooks, collects files and processes them. Returns TT_EXIT_OK;
+ * TT_EXIT_USAGE after printing the config or rule error (or an empty rulebook) to
+ * stderr; TT_EXIT_INPUT when the paths hold no file to process. */
 int tt_cli_execute(const tt_cli_opts *o, tt_cli_run *run);
+
+/* `err` without the "path: " that the file-system layer puts in front: reports name
+ * the path once, themselves. Takes and returns `err`. */
+char *tt_cli_without_path(char *err, const char *path);
+
+/* Prints each file's input error on stderr, "path: error: message", once. Returns
+ * true when there was one. */
+bool tt_cli_report_input_errors(const tt_cli_run *run);
 void tt_cli_run_free(tt_cli_run *run);
 
 /* Rulebook from --rules folders or the default one. Prints errors; NULL on failure. */
@@ -53,14 +72,22 @@ tt_rulebook *tt_cli_load_rules(const char *const *dirs, size_t n, const char *co
 const char *tt_cli_default_rules_dir(void);
 
 /* Parses the options lint and rewrite share (--target, --rules, --config, --language,
- * -j, --help as 't', 'r', 'c', 'L', 'j', 'h' in `longopts`); other options go to
- * `extra`. Returns -1 after a usage error (printed), 1 after --help, 0 otherwise. */
+ * -j, --help, --select, --ignore, --color, --quiet as 't', 'r', 'c', 'L', 'j', 'h',
+ * 'S', 'I', 'C', 'q' in `longopts`); other options go to `extra`. Long options must be
+ * spelled out (no getopt abbreviations). Returns -1 after a usage error (printed), 1
+ * after --help, 0 otherwise. */
 struct option;
 int tt_cli_parse_common(int argc, char **argv, tt_cli_opts *o, const char *short_opts, const struct option *longopts,
                         int (*extra)(int c, const char *arg, void *ctx), void *ctx, void (*helpfn)(FILE *));
 
-/* Colour when stdout is a terminal and NO_COLOR is unset or empty. */
-bool tt_cli_color(void);
+/* Rejects a long option of argv that is not spelled exactly as one of `longopts`
+ * (getopt_long would take `--tar` for `--target`). Prints a usage error and returns
+ * -1; 0 when all are exact. */
+int tt_cli_check_longopts(int argc, char **argv, const struct option *longopts);
+
+/* Colour for `mode` (-1 auto: when `out` is a terminal, NO_COLOR is unset or empty and
+ * TERM is not dumb; 0 never; 1 always). */
+bool tt_cli_color(int mode, FILE *out);
 
 /* Parsers for shared flags; print a usage error and return -1 on bad values. */
 int tt_cli_parse_jobs(const char *s, int *out);

@@ -3,9 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "util/fs.h"
 #include "util/util.h"
 
 static void help(FILE *out) {
@@ -20,16 +22,32 @@ static void help(FILE *out) {
         "  --fail-on error|warning|note|never   exit 1 at or above this severity (default error)\n"
         "  --rules DIR        use the rules in DIR instead of the built-in rulebook (repeatable)\n"
         "  --config FILE      use FILE instead of discovering .tiletrans.yaml\n"
+        "  --select ID,...    run only these rules (ids or globs such as 'hip-shfl-*'; repeatable)\n"
+        "  --ignore ID,...    do not run these rules (ids or globs; repeatable). A choice that\n"
+        "                     drops a rule whose facts a kept rule reads is an error\n"
         "  --language cuda|python|julia   language of every input (needed for -)\n"
         "  -j N               process files with N threads (output order is unaffected)\n"
+        "  --color auto|always|never   colour in text output (auto: a terminal, unless NO_COLOR)\n"
+        "  -q, --quiet        text: only findings at or above --fail-on, no summary line\n"
+        "  --srcroot DIR      sarif: artifact URIs relative to DIR (default: the git top-level\n"
+        "                     folder above the current one, else the current folder)\n"
+        "  --max-annotations N   github: at most N notes of each kind (error, warning, notice)\n"
         "\n"
-        "Exit: 0 clean, 1 findings at or above --fail-on, 2 usage/config/rule error, 3 input error.\n",
+        "Suppress a finding with a comment on its line, `// tiletrans-ignore: ID[, ID]` (also\n"
+        "`/* ... */`, `#`), alone on the line above, or `tiletrans-ignore-next-line: ID`.\n"
+        "Suppressions that name no rule or suppress nothing are reported as warnings.\n"
+        "Input errors (unreadable files) go to stderr.\n"
+        "\n"
+        "Exit: 0 clean, 1 findings at or above --fail-on, 2 usage/config/rule error (also an\n"
+        "empty rulebook), 3 input error (also: no file to lint).\n",
         out);
 }
 
 typedef struct lint_flags {
   tt_format format;
   int fail_on; /* minimum severity that fails; 3 = never */
+  const char *srcroot;
+  size_t max_annotations;
 } lint_flags;
 
 static int lint_extra(int c, const char *arg, void *vctx) {
@@ -49,7 +67,43 @@ static int lint_extra(int c, const char *arg, void *vctx) {
     }
     return 0;
   }
+  if (c == 'R') {
+    if (tt_fs_is_dir(arg)) {
+      f->srcroot = arg;
+      return 0;
+    }
+    fprintf(stderr, "tiletrans: --srcroot expects a folder, not `%s`\n", arg);
+    return -1;
+  }
+  if (c == 'M') {
+    char *end;
+    long v = strtol(arg, &end, 10);
+    if (*arg && !*end && v >= 0) {
+      f->max_annotations = (size_t)v;
+      return 0;
+    }
+    fprintf(stderr, "tiletrans: --max-annotations expects a number (0: no cap), not `%s`\n", arg);
+    return -1;
+  }
   return -1;
+}
+
+/* The folder holding `.git` at or above the current one (a work tree's top level), or
+ * NULL for the current folder. Caller frees. */
+static char *git_toplevel(void) {
+  char *dir = realpath(".", NULL);
+  while (dir) {
+    char *git = tt_fs_join(dir, ".git");
+    bool found = access(git, F_OK) == 0;
+    free(git);
+    if (found) return dir;
+    if (strcmp(dir, "/") == 0) break;
+    char *up = tt_fs_dirname(dir);
+    free(dir);
+    dir = up;
+  }
+  free(dir);
+  return NULL;
 }
 
 int tt_cmd_lint(int argc, char **argv) {
@@ -58,29 +112,35 @@ int tt_cmd_lint(int argc, char **argv) {
       {"fail-on", required_argument, 0, 'F'}, {"rules", required_argument, 0, 'r'},
       {"config", required_argument, 0, 'c'}, {"language", required_argument, 0, 'L'},
       {"jobs", required_argument, 0, 'j'},    {"help", no_argument, 0, 'h'},
+      {"select", required_argument, 0, 'S'},  {"ignore", required_argument, 0, 'I'},
+      {"color", required_argument, 0, 'C'},   {"quiet", no_argument, 0, 'q'},
+      {"srcroot", required_argument, 0, 'R'}, {"max-annotations", required_argument, 0, 'M'},
       {0, 0, 0, 0}};
   tt_cli_opts o = {.jobs = 1};
-  lint_flags f = {TT_FMT_TEXT, TT_SEV_ERROR};
-  int p = tt_cli_parse_common(argc, argv, &o, "j:h", longopts, lint_extra, &f, help);
+  lint_flags f = {TT_FMT_TEXT, TT_SEV_ERROR, NULL, 0};
+  int p = tt_cli_parse_common(argc, argv, &o, "j:hq", longopts, lint_extra, &f, help);
   if (p != 0) {
-    free(o.rule_dirs);
+    tt_cli_opts_free(&o);
     return p > 0 ? TT_EXIT_OK : TT_EXIT_USAGE;
   }
   tt_cli_run run;
   int rc = tt_cli_execute(&o, &run);
   if (rc == TT_EXIT_OK) {
-    bool input_error = false, failing = false;
+    bool input_error = tt_cli_report_input_errors(&run), failing = false;
     for (size_t i = 0; i < run.n_files; i++) {
-      input_error |= run.files[i].error != NULL;
       for (size_t k = 0; k < run.files[i].findings.n; k++)
         failing |= (int)run.files[i].findings.items[k].severity >= f.fail_on;
+      failing |= run.files[i].sup_issues.n && (int)TT_SUPPRESS_ISSUE_SEVERITY >= f.fail_on;
     }
     rc = input_error ? TT_EXIT_INPUT : failing ? TT_EXIT_FINDINGS : TT_EXIT_OK;
+    char *top = f.format == TT_FMT_SARIF && !f.srcroot ? git_toplevel() : NULL;
     tt_report rep = {run.files, run.n_files, run.n_profiles ? run.profiles[0].book : NULL,
-                     run.n_profiles ? &run.profiles[0].sel : NULL, false, rc, tt_cli_color()};
+                     run.n_profiles ? &run.profiles[0].sel : NULL, false, rc, tt_cli_color(o.color, stdout),
+                     o.quiet, f.fail_on, f.srcroot ? f.srcroot : top, f.max_annotations};
     tt_report_write(stdout, f.format, &rep);
+    free(top);
   }
   tt_cli_run_free(&run);
-  free(o.rule_dirs);
+  tt_cli_opts_free(&o);
   return rc;
 }

@@ -23,10 +23,16 @@ static void help(FILE *out) {
         "  --diff            print a unified diff; write nothing\n"
         "                    (none of the three: print the rewritten text of the one input)\n"
         "  --format text|json  report of findings and fixes (json: to stdout, in place of diff/text)\n"
-        "  --rules DIR, --config FILE, --language L, -j N   as for lint\n"
+        "  --rules DIR, --config FILE, --language L, -j N, --select, --ignore, --color,\n"
+        "  -q/--quiet        as for lint (--quiet: no report of findings, only errors)\n"
         "\n"
-        "Exit: 0 done, 1 error-severity findings left unfixed, 2 usage/config/rule error,\n"
-        "3 input error (unreadable or unwritable file).\n",
+        "A symbolic link is followed: its target is rewritten and the link kept. A file with\n"
+        "several hard links is rewritten through this name only (reported). Temporary files\n"
+        "are named .tiletrans-tmp-PID-*; ones left by a killed run are removed on the next.\n"
+        "\n"
+        "Exit: 0 done (every error-severity finding fixed, by its own fix or another rule's),\n"
+        "1 error-severity findings left in the result, 2 usage/config/rule error,\n"
+        "3 input error (unreadable or unwritable file, or no file to rewrite).\n",
         out);
 }
 
@@ -114,7 +120,7 @@ static int emit(const tt_cli_opts *o, const rw_flags *f, tt_cli_run *run, size_t
     break;
   }
   }
-  if (rc < 0) fr->error = err;
+  if (rc < 0) fr->error = tt_cli_without_path(err, fr->path);
   return rc;
 }
 
@@ -125,13 +131,15 @@ int tt_cmd_rewrite(int argc, char **argv) {
       {"format", required_argument, 0, 'f'}, {"rules", required_argument, 0, 'r'},
       {"config", required_argument, 0, 'c'}, {"language", required_argument, 0, 'L'},
       {"jobs", required_argument, 0, 'j'},   {"help", no_argument, 0, 'h'},
+      {"select", required_argument, 0, 'S'}, {"ignore", required_argument, 0, 'I'},
+      {"color", required_argument, 0, 'C'},  {"quiet", no_argument, 0, 'q'},
       {0, 0, 0, 0}};
   tt_cli_opts o = {.jobs = 1, .rewrite = true};
   rw_flags f = {MODE_STDOUT, 0, NULL, TT_FMT_TEXT};
-  int p = tt_cli_parse_common(argc, argv, &o, "j:h", longopts, rw_extra, &f, help);
+  int p = tt_cli_parse_common(argc, argv, &o, "j:hq", longopts, rw_extra, &f, help);
   int rc = TT_EXIT_USAGE;
   if (p != 0) {
-    free(o.rule_dirs);
+    tt_cli_opts_free(&o);
     return p > 0 ? TT_EXIT_OK : TT_EXIT_USAGE;
   }
   if (f.n_modes > 1) {
@@ -157,30 +165,30 @@ int tt_cmd_rewrite(int argc, char **argv) {
       rc = TT_EXIT_USAGE;
       goto out_run;
     }
-  bool input_error = false, unfixed = false;
+  bool unfixed = false;
   for (size_t i = 0; i < run.n_files; i++) {
     emit(&o, &f, &run, i);
     tt_file_result *fr = &run.files[i];
-    input_error |= fr->error != NULL;
-    for (size_t k = 0; k < fr->findings.n; k++)
-      unfixed |= fr->findings.items[k].severity == TT_SEV_ERROR && fr->findings.items[k].fix_status != TT_FIX_APPLIED;
+    unfixed |= !fr->error && fr->errors_left > 0;
     if (!fr->error && !fr->converged)
       fprintf(stderr, "%s: warning: fixes still changing the file after the round limit; review the result\n",
               fr->path);
   }
+  bool input_error = tt_cli_report_input_errors(&run);
   rc = input_error ? TT_EXIT_INPUT : unfixed ? TT_EXIT_FINDINGS : TT_EXIT_OK;
-  tt_report rep = {run.files, run.n_files, run.profiles[0].book, &run.profiles[0].sel, true, rc, false};
+  tt_report rep = {.files = run.files, .n_files = run.n_files, .book = run.profiles[0].book,
+                   .sel = &run.profiles[0].sel, .rewrite = true, .exit_code = rc};
   if (f.format == TT_FMT_JSON) {
     tt_report_json(stdout, &rep);
-  } else {
+  } else if (!o.quiet) {
     /* The rewritten text or diff owns stdout in those modes; the report goes beside it. */
     FILE *rep_out = (f.mode == MODE_STDOUT || f.mode == MODE_DIFF) ? stderr : stdout;
-    rep.color = rep_out == stdout && tt_cli_color();
+    rep.color = tt_cli_color(o.color, rep_out);
     tt_report_text(rep_out, &rep);
   }
 out_run:
   tt_cli_run_free(&run);
 out_opts:
-  free(o.rule_dirs);
+  tt_cli_opts_free(&o);
   return rc;
 }

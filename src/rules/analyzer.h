@@ -37,7 +37,9 @@ typedef struct tt_analyzer {
   void (*free_options)(void *opts);
   /* Reports hits for the file of `ctx`; a classifier also records facts in `ctx`. */
   void (*run)(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *ud);
-  /* Classifiers run before every other rule so that `#tt-fact?` sees their facts. */
+  /* Classifiers run before every other rule so that `#tt-fact?` sees their facts. A
+   * classifier names the fact it records in its `fact:` option: the rule loader reads
+   * it there to check the rules that depend on it (rules/ruleset.h). */
   bool classifier;
 } tt_analyzer;
 

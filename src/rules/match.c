@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rules/analyzer.h"
+#include "rules/ruleset.h"
 #include "rules/template.h"
 #include "util/util.h"
 
@@ -128,54 +129,50 @@ static void run_analyzers(const tt_rulebook *book, const tt_selection *sel, tt_f
 
 /* --- suppressions -------------------------------------------------------------------- */
 
-static bool is_id_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || (c >= 'A' && c <= 'Z') || c == '_'; }
+/* True when rule `r` ran over a file of language `lang` in this selection. */
+static bool rule_ran(const tt_rule *r, const tt_selection *sel, tt_lang lang) {
+  return r->language == lang && tt_selection_severity(sel, r) != TT_SEV_OFF;
+}
 
-/* Looks for "<comment> tiletrans-ignore: a, b" in the line; when `alone`, the comment
- * must be the only thing on the line. */
-static bool line_names(const tt_source *src, uint32_t line, const char *id, bool alone) {
-  uint32_t n;
-  const char *s = tt_source_line(src, line, &n);
-  const char *marker = tt_lang_comment(src->lang);
-  size_t mlen = strlen(marker);
-  static const char key[] = "tiletrans-ignore:";
-  for (uint32_t i = 0; i + mlen <= n; i++) {
-    if (memcmp(s + i, marker, mlen) != 0) continue;
-    if (alone) {
-      for (uint32_t k = 0; k < i; k++)
-        if (s[k] != ' ' && s[k] != '\t') return false;
+static void add_issue(tt_suppress_issues *is, uint32_t line, uint32_t column, char *message) {
+  TT_PUSH(is->items, is->n, is->cap, ((tt_suppress_issue){line, column, message}));
+}
+
+/* Suppressions that do no work: an id that is no rule of the book, or a rule that ran
+ * and found nothing to silence on the lines the comment covers. A rule that did not
+ * run (other language, target or selection) is not reported: its suppression may be
+ * needed in another run. */
+static void report_unused(const tt_rulebook *book, const tt_selection *sel, tt_lang lang,
+                          const tt_suppressions *sup, tt_suppress_issues *is) {
+  for (size_t i = 0; i < sup->n_bad; i++)
+    add_issue(is, sup->bad[i].line, sup->bad[i].column,
+              tt_xstrdup("`tiletrans-ignore` names no rule (write `tiletrans-ignore: RULE_ID`)"));
+  for (size_t i = 0; i < sup->n; i++) {
+    const tt_suppression *e = &sup->items[i];
+    const tt_rule *r = tt_rulebook_find(book, e->id);
+    if (!r) {
+      const char *near = tt_ruleset_suggest(book, e->id);
+      add_issue(is, e->line, e->column,
+                near ? tt_xasprintf("`tiletrans-ignore` names `%s`, which is no rule (did you mean `%s`?)", e->id, near)
+                     : tt_xasprintf("`tiletrans-ignore` names `%s`, which is no rule", e->id));
+    } else if (!e->used && rule_ran(r, sel, lang)) {
+      add_issue(is, e->line, e->column,
+                tt_xasprintf("`tiletrans-ignore: %s` suppresses nothing: the rule finds nothing here", e->id));
     }
-    uint32_t j = i + (uint32_t)mlen;
-    while (j < n && (s[j] == ' ' || s[j] == '\t' || s[j] == '/' || s[j] == '*')) j++;
-    if (j + sizeof key - 1 > n || memcmp(s + j, key, sizeof key - 1) != 0) {
-      if (alone) return false;
-      continue;
-    }
-    j += sizeof key - 1;
-    size_t idlen = strlen(id);
-    while (j < n) {
-      while (j < n && (s[j] == ' ' || s[j] == ',' || s[j] == '\t')) j++;
-      uint32_t k = j;
-      while (k < n && is_id_char(s[k])) k++;
-      if (k == j) break;
-      if (k - j == idlen && memcmp(s + j, id, idlen) == 0) return true;
-      j = k;
-    }
-    return false;
   }
-  return false;
 }
 
-bool tt_suppressed(const tt_source *src, uint32_t line, const char *rule_id) {
-  if (line_names(src, line, rule_id, false)) return true;
-  return line > 1 && line_names(src, line - 1, rule_id, true);
-}
-
-/* Drops the suppressed findings of `local`, sorts the rest and moves them to `out`. */
-static void deliver(const tt_source *src, tt_findings *local, tt_findings *out) {
+/* Moves the suppressed findings of `local` to `suppressed` (dropped when NULL), sorts
+ * the rest and moves them to `out`. */
+static void deliver(const tt_tree *tree, tt_findings *local, tt_findings *out, tt_suppressions *sup,
+                    tt_findings *suppressed) {
   size_t w = 0;
   for (size_t r = 0; r < local->n; r++) {
-    if (tt_suppressed(src, local->items[r].start_pos.line, local->items[r].rule->id)) {
-      tt_finding_clear(&local->items[r]);
+    tt_suppression *e = tt_suppressions_find(sup, local->items[r].start_pos.line, local->items[r].rule->id);
+    if (e) {
+      e->used = true;
+      if (suppressed) TT_PUSH(suppressed->items, suppressed->n, suppressed->cap, local->items[r]);
+      else tt_finding_clear(&local->items[r]);
       continue;
     }
     local->items[w++] = local->items[r];
@@ -183,9 +180,11 @@ static void deliver(const tt_source *src, tt_findings *local, tt_findings *out) 
   local->n = w;
   tt_findings_sort(local);
   tt_findings_move(out, local);
+  if (suppressed) tt_findings_sort(suppressed);
 }
 
-void tt_match_tree(const tt_rulebook *book, const tt_selection *sel, const tt_tree *tree, tt_findings *out) {
+void tt_match_tree_ex(const tt_rulebook *book, const tt_selection *sel, const tt_tree *tree, tt_findings *out,
+                      tt_match_extra *extra) {
   tt_findings local = {0};
   tt_filectx ctx;
   tt_filectx_init(&ctx, tree);
@@ -193,7 +192,20 @@ void tt_match_tree(const tt_rulebook *book, const tt_selection *sel, const tt_tr
   run_queryset(&book->by_lang[tree->src->lang], sel, &ctx, &local);
   run_analyzers(book, sel, &ctx, &local, false);
   tt_filectx_free(&ctx);
-  deliver(tree->src, &local, out);
+  tt_suppressions sup;
+  tt_suppressions_scan(tree, &sup);
+  deliver(tree, &local, out, &sup, extra ? &extra->suppressed : NULL);
+  if (extra) report_unused(book, sel, tree->src->lang, &sup, &extra->issues);
+  tt_suppressions_free(&sup);
+}
+
+void tt_match_extra_free(tt_match_extra *x) {
+  tt_findings_free(&x->suppressed);
+  tt_suppress_issues_free(&x->issues);
+}
+
+void tt_match_tree(const tt_rulebook *book, const tt_selection *sel, const tt_tree *tree, tt_findings *out) {
+  tt_match_tree_ex(book, sel, tree, out, NULL);
 }
 
 int tt_match_rule(const tt_rule *rule, const tt_rulebook *facts_from, const tt_tree *tree, tt_findings *out,
@@ -216,6 +228,9 @@ int tt_match_rule(const tt_rule *rule, const tt_rulebook *facts_from, const tt_t
   }
   tt_filectx_free(&ctx);
   if (rc < 0) return -1;
-  deliver(tree->src, &local, out);
+  tt_suppressions sup;
+  tt_suppressions_scan(tree, &sup);
+  deliver(tree, &local, out, &sup, NULL);
+  tt_suppressions_free(&sup);
   return 0;
 }

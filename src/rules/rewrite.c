@@ -56,7 +56,8 @@ int tt_rewrite_text(const tt_rulebook *book, const tt_selection *sel, const char
     tt_tree *tree = tt_tree_parse(src);
     tt_findings fs = {0};
     tt_match_tree(book, sel, tree, &fs);
-    size_t new_len = 0;
+    size_t new_len = 0, errors = 0;
+    for (size_t k = 0; k < fs.n; k++) errors += fs.items[k].severity == TT_SEV_ERROR;
     char *next = tt_edits_apply(tree, &fs, &new_len);
     /* Findings are reported in the coordinates of the input, so the first round's are
      * kept; later rounds only tell which of its refused fixes went through after all. */
@@ -68,6 +69,7 @@ int tt_rewrite_text(const tt_rulebook *book, const tt_selection *sel, const char
     if (!changed || round + 1 == TT_REWRITE_MAX_ROUNDS) {
       out->converged = !changed;
       out->rounds = round + 1;
+      out->errors_left = errors;
       if (changed) {
         tt_source_free(src);
         cur = next;

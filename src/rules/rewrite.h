@@ -20,6 +20,8 @@ typedef struct tt_rewrite_result {
   int converged;           /* 0 when the round limit was hit while edits kept coming */
   tt_findings findings;    /* findings of the first round (with fixes), plus notes for
                               edits refused (conflict, syntax error) */
+  size_t errors_left;      /* error-severity findings of the rewritten text (of the last
+                              round run): what no fix, the rule's own or another's, removed */
 } tt_rewrite_result;
 
 /* Rewrites `text` (len bytes) as file `path` in language `lang` with every fix of the

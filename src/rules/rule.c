@@ -57,6 +57,9 @@ void tt_rule_free(tt_rule *r) {
   for (size_t i = 0; i < r->n_captures; i++) free(r->captures[i]);
   free(r->captures);
   free(r->range_capture);
+  free(r->fact_defined);
+  for (size_t i = 0; i < r->n_facts_read; i++) free(r->facts_read[i].name);
+  free(r->facts_read);
   if (r->analyzer && r->analyzer_opts) r->analyzer->free_options(r->analyzer_opts);
   free(r->fix_description);
   for (size_t i = 0; i < r->n_edits; i++) {

@@ -66,6 +66,12 @@ typedef struct tt_rule_example {
 struct tt_analyzer;
 struct tt_pred_list;
 
+/* A fact a rule's query reads with `#tt-fact?` or `#tt-not-fact?`, and where. */
+typedef struct tt_rule_fact_ref {
+  char *name;
+  uint32_t line, column; /* in the rule file */
+} tt_rule_fact_ref;
+
 typedef struct tt_rule {
   char *file;       /* the rule file's path */
   char *id, *target, *summary, *message, *explain;
@@ -91,6 +97,12 @@ typedef struct tt_rule {
   size_t n_examples;
   char **references;
   size_t n_references;
+
+  /* Dependencies between rules, read from the rule files (rules/ruleset.h checks them):
+   * the fact a classifier records (its `fact:` option) and the facts a query reads. */
+  char *fact_defined;          /* NULL for rules that record none */
+  tt_rule_fact_ref *facts_read;
+  size_t n_facts_read;
 } tt_rule;
 
 void tt_rule_free(tt_rule *r);

@@ -164,6 +164,39 @@ static void scan_captures(tt_rule *r, const char *q) {
   }
 }
 
+/* The facts the query reads: `(#tt-fact? @cap "FACT" …)` and `#tt-not-fact?`, found
+ * as scan_captures finds captures (outside strings and comments). */
+static void scan_facts(loader *L, struct fy_node *qn) {
+  tt_rule *r = L->rule;
+  const char *q = r->query_text;
+  size_t cap = 0;
+  for (const char *p = q; *p;) {
+    if (*p == ';') {
+      while (*p && *p != '\n') p++;
+    } else if (*p == '"') {
+      for (p++; *p && *p != '"'; p++)
+        if (*p == '\\' && p[1]) p++;
+      if (*p) p++;
+    } else if (strncmp(p, "#tt-fact?", 9) == 0 || strncmp(p, "#tt-not-fact?", 13) == 0) {
+      p += p[4] == 'f' ? 9 : 13;
+      while (isspace((unsigned char)*p)) p++;
+      if (*p == '@')
+        while (*p && !isspace((unsigned char)*p) && *p != ')') p++;
+      while (isspace((unsigned char)*p)) p++;
+      if (*p != '"') continue; /* tt_preds_compile reports the malformed predicate */
+      const char *s = ++p;
+      while (*p && *p != '"') p++;
+      int line, col;
+      query_pos(L, qn, q, (uint32_t)(s - 1 - q), &line, &col);
+      TT_PUSH(r->facts_read, r->n_facts_read, cap,
+              ((tt_rule_fact_ref){tt_xstrndup(s, (size_t)(p - s)), (uint32_t)line, (uint32_t)col}));
+      if (*p) p++;
+    } else {
+      p++;
+    }
+  }
+}
+
 /* Compiles the rule's query alone and checks every pattern, for precise errors. */
 static int compile_query(loader *L, struct fy_node *qn) {
   tt_rule *r = L->rule;
@@ -218,6 +251,7 @@ static int load_query(loader *L, struct fy_node *root) {
   r->query_line = (uint32_t)line;
   if (L->compile && compile_query(L, qn) < 0) return -1;
   scan_captures(r, r->query_text);
+  scan_facts(L, qn);
   if (r->n_captures == 0) return fail_at(L, qn, "key `query` captures nothing; capture the node to report");
   for (size_t i = 0; i < r->n_captures; i++) TT_PUSH(L->names, L->n_names, L->names_cap, r->captures[i]);
   return 0;
@@ -248,6 +282,9 @@ static int load_analyzer(loader *L, struct fy_node *root, const char *name) {
   }
   for (const char *const *b = r->analyzer->bindings; *b; b++)
     TT_PUSH(L->names, L->n_names, L->names_cap, *b);
+  /* A classifier names the fact it records in its `fact:` option (analyzer.h). */
+  struct fy_node *fact = r->analyzer->classifier && opts ? fy_node_mapping_lookup_by_string(opts, "fact", FY_NT) : NULL;
+  r->fact_defined = fact ? tt_yaml_strdup(fact) : NULL;
   return 0;
 }
 

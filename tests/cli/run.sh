@@ -115,7 +115,7 @@ grep -q 'hipMalloc' "$tmp/inplace/reduce.cu" && ok || bad "in-place rewrite did 
 mkdir -p "$tmp/ro" && cp data/src/reduce.cu "$tmp/ro/a.cu" && cp data/src/reduce.cu "$tmp/ro/b.cu" && chmod 0444 "$tmp/ro/a.cu"
 expect_rc "read-only file" 3 "$TT" rewrite "$tmp/ro" --target hip --in-place "${R[@]}"
 cmp -s "$tmp/ro/a.cu" data/src/reduce.cu && ok || bad "read-only file was modified"
-grep -q 'not writable' "$tmp/out" && ok || bad "read-only file not reported: $(cat "$tmp/out")"
+grep -q "a.cu: error: not writable, left unchanged" "$tmp/err" && ok || bad "read-only file not reported on stderr: $(cat "$tmp/err")"
 grep -q hipMalloc "$tmp/ro/b.cu" && ok || bad "writable file beside a read-only one not rewritten"
 
 # Standard input to standard output.
