@@ -342,6 +342,54 @@ bool tt_cli_report_input_errors(const tt_cli_run *run) {
   return any;
 }
 
+char *tt_cli_git_toplevel(const char *start) {
+  char *dir = realpath(start, NULL);
+  while (dir) {
+    char *git = tt_fs_join(dir, ".git");
+    bool found = access(git, F_OK) == 0;
+    free(git);
+    if (found) return dir;
+    if (strcmp(dir, "/") == 0) break;
+    char *up = tt_fs_dirname(dir);
+    free(dir);
+    dir = up;
+  }
+  free(dir);
+  return NULL;
+}
+
+/* `abs` relative to folder `root` (both absolute), or NULL when it is not inside. */
+static char *relative_to(const char *abs, const char *root) {
+  size_t n = strlen(root);
+  if (n == 1) return tt_xstrdup(abs + 1);
+  if (strncmp(abs, root, n) == 0 && abs[n] == '/') return tt_xstrdup(abs + n + 1);
+  return NULL;
+}
+
+char *tt_cli_diff_path(const char *path, char **root) {
+  *root = NULL;
+  char *dir = tt_fs_dirname(path), *rdir = realpath(dir, NULL);
+  free(dir);
+  if (!rdir) return tt_xstrdup(path);
+  const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  char *abs = tt_fs_join(rdir, base), *cwd = realpath(".", NULL);
+  char *rel = cwd ? relative_to(abs, cwd) : NULL;
+  if (!rel) {
+    char *top = tt_cli_git_toplevel(rdir);
+    rel = top ? relative_to(abs, top) : NULL;
+    *root = top;
+    if (!rel) {
+      free(top);
+      *root = tt_xstrdup("/");
+      rel = tt_xstrdup(abs + 1);
+    }
+  }
+  free(rdir);
+  free(abs);
+  free(cwd);
+  return rel;
+}
+
 void tt_cli_opts_free(tt_cli_opts *o) {
   free(o->rule_dirs);
   free(o->select);

@@ -62,6 +62,17 @@ int tt_cli_execute(const tt_cli_opts *o, tt_cli_run *run);
  * the path once, themselves. Takes and returns `err`. */
 char *tt_cli_without_path(char *err, const char *path);
 
+/* The folder holding `.git` at or above folder `start` (a work tree's top level), or
+ * NULL. Caller frees. */
+char *tt_cli_git_toplevel(const char *start);
+
+/* The name of `path` in a unified diff (after "a/" and "b/"), such that `git apply`
+ * and `patch -p1` find it: relative to the current folder, without "./" or "..".
+ * A file outside the current folder is named relative to its git top level, else to
+ * "/", and *root (malloc'd) says which folder that is; *root is NULL for the current
+ * folder. Caller frees the result. */
+char *tt_cli_diff_path(const char *path, char **root);
+
 /* Prints each file's input error on stderr, "path: error: message", once. Returns
  * true when there was one. */
 bool tt_cli_report_input_errors(const tt_cli_run *run);

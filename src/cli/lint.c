@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/common.h"
@@ -88,24 +87,6 @@ static int lint_extra(int c, const char *arg, void *vctx) {
   return -1;
 }
 
-/* The folder holding `.git` at or above the current one (a work tree's top level), or
- * NULL for the current folder. Caller frees. */
-static char *git_toplevel(void) {
-  char *dir = realpath(".", NULL);
-  while (dir) {
-    char *git = tt_fs_join(dir, ".git");
-    bool found = access(git, F_OK) == 0;
-    free(git);
-    if (found) return dir;
-    if (strcmp(dir, "/") == 0) break;
-    char *up = tt_fs_dirname(dir);
-    free(dir);
-    dir = up;
-  }
-  free(dir);
-  return NULL;
-}
-
 int tt_cmd_lint(int argc, char **argv) {
   static const struct option longopts[] = {
       {"target", required_argument, 0, 't'}, {"format", required_argument, 0, 'f'},
@@ -133,7 +114,7 @@ int tt_cmd_lint(int argc, char **argv) {
       failing |= run.files[i].sup_issues.n && (int)TT_SUPPRESS_ISSUE_SEVERITY >= f.fail_on;
     }
     rc = input_error ? TT_EXIT_INPUT : failing ? TT_EXIT_FINDINGS : TT_EXIT_OK;
-    char *top = f.format == TT_FMT_SARIF && !f.srcroot ? git_toplevel() : NULL;
+    char *top = f.format == TT_FMT_SARIF && !f.srcroot ? tt_cli_git_toplevel(".") : NULL;
     tt_report rep = {run.files, run.n_files, run.n_profiles ? run.profiles[0].book : NULL,
                      run.n_profiles ? &run.profiles[0].sel : NULL, false, rc, tt_cli_color(o.color, stdout),
                      o.quiet, f.fail_on, f.srcroot ? f.srcroot : top, f.max_annotations};

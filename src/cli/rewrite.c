@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/commands.h"
 #include "cli/common.h"
@@ -43,7 +44,33 @@ typedef struct rw_flags {
   int n_modes;
   const char *out_dir;
   tt_format format;
+  char *cleaned;  /* the folder whose stale temporary files were removed last */
 } rw_flags;
+
+static void say_removed(const char *path, void *ctx) {
+  fprintf(stderr, "tiletrans: removed %s, a temporary file left by a killed run\n", path);
+}
+
+/* Before writing into the folder of `dest`: remove what a killed run left there. Files
+ * come in walk order, so remembering the last folder cleans each about once. */
+static void clean_folder_of(rw_flags *f, const char *dest) {
+  char *dir = tt_fs_dirname(dest);
+  if (f->cleaned && strcmp(f->cleaned, dir) == 0) {
+    free(dir);
+    return;
+  }
+  free(f->cleaned);
+  f->cleaned = dir;
+  tt_fs_remove_stale_temps(dir, say_removed, NULL);
+}
+
+/* Replacing a file breaks its hard links: say so (the other names keep the old text). */
+static void report_hard_links(const char *path) {
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1)
+    fprintf(stderr, "%s: warning: the file has %lu hard links; only this name gets the rewritten text\n", path,
+            (unsigned long)st.st_nlink);
+}
 
 static int rw_extra(int c, const char *arg, void *vctx) {
   rw_flags *f = vctx;
@@ -92,7 +119,7 @@ static int write_if_changed(const char *dest, const char *text, size_t len, char
   return tt_fs_write_atomic(dest, text, len, err);
 }
 
-static int emit(const tt_cli_opts *o, const rw_flags *f, tt_cli_run *run, size_t i) {
+static int emit(const tt_cli_opts *o, rw_flags *f, tt_cli_run *run, size_t i) {
   tt_file_result *fr = &run->files[i];
   if (fr->error) return 0;
   char *err = NULL;
@@ -103,18 +130,26 @@ static int emit(const tt_cli_opts *o, const rw_flags *f, tt_cli_run *run, size_t
     break;
   case MODE_DIFF:
     if (f->format == TT_FMT_TEXT && fr->changed) {
-      char *a = tt_xasprintf("a/%s", fr->path), *b = tt_xasprintf("b/%s", fr->path);
+      char *root, *name = strcmp(fr->path, "<stdin>") ? tt_cli_diff_path(fr->path, &root) : (root = NULL, tt_xstrdup("stdin"));
+      char *a = tt_xasprintf("a/%s", name), *b = tt_xasprintf("b/%s", name);
+      if (root) fprintf(stderr, "%s: the diff names it `%s`, relative to %s: apply it there\n", fr->path, name, root);
       tt_diff_unified(stdout, a, b, fr->src->text, fr->src->len, fr->new_text, fr->new_len);
       free(a);
       free(b);
+      free(name);
+      free(root);
     }
     break;
   case MODE_IN_PLACE:
-    if (fr->changed) rc = tt_fs_write_atomic(fr->path, fr->new_text, fr->new_len, &err);
+    if (!fr->changed) break;
+    clean_folder_of(f, fr->path);
+    report_hard_links(fr->path);
+    rc = tt_fs_write_atomic(fr->path, fr->new_text, fr->new_len, &err);
     break;
   case MODE_OUT: {
     const tt_cli_profile *p = &run->profiles[run->file_profile[i]];
     char *dest = out_path(f->out_dir, o->paths[run->file_root[i]], fr->path, p->sel.target);
+    clean_folder_of(f, dest);
     rc = write_if_changed(dest, fr->new_text, fr->new_len, &err);
     free(dest);
     break;
@@ -135,7 +170,7 @@ int tt_cmd_rewrite(int argc, char **argv) {
       {"color", required_argument, 0, 'C'},  {"quiet", no_argument, 0, 'q'},
       {0, 0, 0, 0}};
   tt_cli_opts o = {.jobs = 1, .rewrite = true};
-  rw_flags f = {MODE_STDOUT, 0, NULL, TT_FMT_TEXT};
+  rw_flags f = {MODE_STDOUT, 0, NULL, TT_FMT_TEXT, NULL};
   int p = tt_cli_parse_common(argc, argv, &o, "j:hq", longopts, rw_extra, &f, help);
   int rc = TT_EXIT_USAGE;
   if (p != 0) {
@@ -187,6 +222,7 @@ int tt_cmd_rewrite(int argc, char **argv) {
     tt_report_text(rep_out, &rep);
   }
 out_run:
+  free(f.cleaned);
   tt_cli_run_free(&run);
 out_opts:
   tt_cli_opts_free(&o);

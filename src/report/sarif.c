@@ -158,11 +158,13 @@ static int cmp_key(const void *a, const void *b) {
   return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* One "hash:rank" string per finding of `fs` (n log n). Caller frees each and the array. */
-static char **fingerprints(const tt_file_result *fr, const tt_findings *fs) {
-  print_key *keys = tt_xcalloc(fs->n + 1, sizeof *keys);
-  for (size_t k = 0; k < fs->n; k++) {
-    const tt_finding *f = &fs->items[k];
+/* One "hash:rank" string per finding of the file, its findings then its suppressed
+ * ones (n log n). Caller frees each and the array. */
+static char **fingerprints(const tt_file_result *fr) {
+  size_t total = fr->findings.n + fr->suppressed.n;
+  print_key *keys = tt_xcalloc(total + 1, sizeof *keys);
+  for (size_t k = 0; k < total; k++) {
+    const tt_finding *f = k < fr->findings.n ? &fr->findings.items[k] : &fr->suppressed.items[k - fr->findings.n];
     uint32_t n;
     const char *line = tt_source_line(fr->src, f->start_pos.line, &n);
     while (n && (*line == ' ' || *line == '\t')) line++, n--;
@@ -172,9 +174,9 @@ static char **fingerprints(const tt_file_result *fr, const tt_findings *fs) {
     h = fnv1a(h, fr->path, strlen(fr->path) + 1);
     keys[k] = (print_key){fnv1a(h, line, n), k};
   }
-  qsort(keys, fs->n, sizeof *keys, cmp_key);
-  char **out = tt_xcalloc(fs->n + 1, sizeof *out);
-  for (size_t k = 0, rank = 0; k < fs->n; k++) {
+  qsort(keys, total, sizeof *keys, cmp_key);
+  char **out = tt_xcalloc(total + 1, sizeof *out);
+  for (size_t k = 0, rank = 0; k < total; k++) {
     rank = k && keys[k].hash == keys[k - 1].hash ? rank + 1 : 1;
     out[keys[k].index] = tt_xasprintf("%016llx:%zu", (unsigned long long)keys[k].hash, rank);
   }
@@ -224,15 +226,14 @@ void tt_report_sarif(FILE *out, const tt_report *r) {
       json_array_append_new(notifications, notification("error", fr->error, loc, NULL, NULL));
       continue;
     }
-    for (int pass = 0; pass < 2; pass++) {
-      const tt_findings *fs = pass ? &fr->suppressed : &fr->findings;
-      char **prints = fingerprints(fr, fs);
-      for (size_t k = 0; k < fs->n; k++) {
-        json_array_append_new(results, result_json(r, fr, loc, &fs->items[k], prints[k], pass == 1));
-        free(prints[k]);
-      }
-      free(prints);
+    char **prints = fingerprints(fr);
+    for (size_t k = 0; k < fr->findings.n + fr->suppressed.n; k++) {
+      bool sup = k >= fr->findings.n;
+      const tt_finding *f = sup ? &fr->suppressed.items[k - fr->findings.n] : &fr->findings.items[k];
+      json_array_append_new(results, result_json(r, fr, loc, f, prints[k], sup));
+      free(prints[k]);
     }
+    free(prints);
     for (size_t k = 0; k < fr->sup_issues.n; k++)
       json_array_append_new(notifications, notification("warning", fr->sup_issues.items[k].message,
                                                         json_deep_copy(loc), fr->src, &fr->sup_issues.items[k]));

@@ -516,8 +516,8 @@ out:
   return L.rule;
 }
 
-static tt_rule *load_text(const char *path, const char *text, bool compile, char **err) {
-  struct fy_document *doc = tt_yaml_load(path, text, err);
+static tt_rule *load_text(const char *path, const char *text, size_t len, bool compile, char **err) {
+  struct fy_document *doc = tt_yaml_load_text(path, text, len, err);
   if (!doc) return NULL;
   tt_rule *r = load_doc(path, text, doc, compile, err);
   fy_document_destroy(doc);
@@ -528,11 +528,11 @@ static tt_rule *load_file(const char *path, bool compile, char **err) {
   char *text;
   size_t len;
   if (tt_fs_read(path, &text, &len, err) < 0) return NULL;
-  tt_rule *r = load_text(path, text, compile, err);
+  tt_rule *r = load_text(path, text, len, compile, err);
   free(text);
   return r;
 }
 
-tt_rule *tt_rule_load_text(const char *path, const char *text, char **err) { return load_text(path, text, true, err); }
+tt_rule *tt_rule_load_text(const char *path, const char *text, char **err) { return load_text(path, text, strlen(text), true, err); }
 tt_rule *tt_rule_load(const char *path, char **err) { return load_file(path, true, err); }
 tt_rule *tt_rule_load_deferred(const char *path, char **err) { return load_file(path, false, err); }

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,37 +80,87 @@ static int write_all(int fd, const char *data, size_t len) {
   return 0;
 }
 
-int tt_fs_write_atomic(const char *path, const char *data, size_t len, char **err) {
+/* Refuses a file the user made read-only: a rename over it would succeed, and root
+ * passes access(2) for anything, so the mode bits are looked at too. */
+static int check_writable(const char *path, const struct stat *st, char **err) {
+  if (access(path, W_OK) != 0 || (st->st_mode & 0222) == 0) {
+    errno = EACCES;
+    return fail(err, "not writable, left unchanged", path);
+  }
+  return 0;
+}
+
+int tt_fs_write_atomic(const char *path_in, const char *data, size_t len, char **err) {
+  /* A symbolic link stays a link: its target is what gets rewritten. */
+  char *path = NULL;
+  struct stat lst, st;
+  if (lstat(path_in, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+    path = realpath(path_in, NULL);
+    if (!path) return fail(err, "symbolic link to nothing, left unchanged", path_in);
+  } else {
+    path = tt_xstrdup(path_in);
+  }
   mode_t mode = 0644;
-  struct stat st;
-  if (stat(path, &st) == 0) {
+  bool existed = stat(path, &st) == 0;
+  if (existed) {
     mode = st.st_mode & 07777;
-    /* A read-only file is the user's statement that it must not change: respect it
-     * even though a rename over it would succeed, and even for root (whom access(2)
-     * lets write anything), so look at the mode bits too. */
-    if (access(path, W_OK) != 0 || (st.st_mode & 0222) == 0) {
-      errno = EACCES;
-      return fail(err, "not writable, left unchanged", path);
+    if (check_writable(path, &st, err) < 0) {
+      free(path);
+      return -1;
     }
   }
   char *dir = tt_fs_dirname(path);
-  char *tmpl = tt_fs_join(dir, ".tiletrans-XXXXXX");
+  char *name = tt_xasprintf(TT_FS_TEMP_PREFIX "%ld-XXXXXX", (long)getpid());
+  char *tmpl = tt_fs_join(dir, name);
   free(dir);
+  free(name);
   int fd = mkstemp(tmpl);
   if (fd < 0) {
     int rc = fail(err, "cannot create a temporary file beside", path);
     free(tmpl);
+    free(path);
     return rc;
   }
   int rc = 0;
-  if (write_all(fd, data, len) < 0 || fchmod(fd, mode) < 0 || fsync(fd) < 0) {
-    rc = fail(err, "cannot write", path);
+  if (write_all(fd, data, len) < 0 || fchmod(fd, mode) < 0) rc = fail(err, "cannot write", path);
+  /* Keep the owner too; when that is not allowed (another user's file), leave the file
+   * alone rather than hand it to us. */
+  if (rc == 0 && existed && fchown(fd, st.st_uid, st.st_gid) < 0) {
+    struct stat tst;
+    if (fstat(fd, &tst) < 0 || tst.st_uid != st.st_uid || tst.st_gid != st.st_gid)
+      rc = fail(err, "cannot keep the file's owner, left unchanged", path);
   }
+  if (rc == 0 && fsync(fd) < 0) rc = fail(err, "cannot write", path);
   if (close(fd) < 0 && rc == 0) rc = fail(err, "cannot write", path);
   if (rc == 0 && rename(tmpl, path) < 0) rc = fail(err, "cannot replace", path);
   if (rc != 0) unlink(tmpl);
   free(tmpl);
+  free(path);
   return rc;
+}
+
+size_t tt_fs_remove_stale_temps(const char *dir, void (*removed)(const char *path, void *ctx), void *ctx) {
+  size_t n, count = 0;
+  char **names = tt_fs_list(dir, &n);
+  const size_t plen = strlen(TT_FS_TEMP_PREFIX);
+  for (size_t i = 0; i < n; i++) {
+    const char *nm = names[i];
+    char *end;
+    long pid = strncmp(nm, TT_FS_TEMP_PREFIX, plen) == 0 ? strtol(nm + plen, &end, 10) : 0;
+    /* Only names mkstemp made from our template, of a process that is gone. */
+    if (pid > 0 && *end == '-' && strlen(end + 1) == 6 && kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
+      char *p = tt_fs_join(dir, nm);
+      struct stat st;
+      if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) && unlink(p) == 0) {
+        count++;
+        if (removed) removed(p, ctx);
+      }
+      free(p);
+    }
+    free(names[i]);
+  }
+  free(names);
+  return count;
 }
 
 int tt_fs_mkdirs(const char *dir_in, char **err) {

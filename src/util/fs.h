@@ -9,11 +9,21 @@
  * buffer (*out, caller frees) of *len bytes. Returns 0, or -1 with *err (malloc'd). */
 int tt_fs_read(const char *path, char **out, size_t *len, char **err);
 
-/* Replaces `path` with `data` atomically: writes a temporary file in the same folder,
- * fsyncs it, gives it the mode of the file it replaces (or 0644 for a new file), then
- * renames it over `path`. On any failure the original file is untouched and the
- * temporary file removed. Returns 0, or -1 with *err (malloc'd). */
+/* Replaces `path` with `data` atomically: writes a temporary file in the same folder
+ * (named TT_FS_TEMP_PREFIX "<pid>-XXXXXX"), fsyncs it, gives it the mode and owner of
+ * the file it replaces (or 0644 for a new file), then renames it over `path`. When
+ * `path` is a symbolic link, its target is replaced and the link kept. A file whose
+ * owner cannot be kept (another user's, for a user who is not root) is refused. On any
+ * failure the original file is untouched and the temporary file removed. A file with
+ * several hard links loses them (the other names keep the old text): callers report
+ * it. Returns 0, or -1 with *err (malloc'd). */
 int tt_fs_write_atomic(const char *path, const char *data, size_t len, char **err);
+
+#define TT_FS_TEMP_PREFIX ".tiletrans-tmp-"
+
+/* Removes the temporary files of tt_fs_write_atomic in `dir` whose process is gone (a
+ * killed run), calling `removed(path, ctx)` for each (may be NULL). Returns how many. */
+size_t tt_fs_remove_stale_temps(const char *dir, void (*removed)(const char *path, void *ctx), void *ctx);
 
 /* mkdir -p `dir`. Returns 0, or -1 with *err (malloc'd; may be NULL). */
 int tt_fs_mkdirs(const char *dir, char **err);

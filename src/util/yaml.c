@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/fs.h"
 #include "util/util.h"
 
 /* Collects the first error message libfyaml reports instead of printing it. */
@@ -16,13 +17,43 @@ static void diag_output(struct fy_diag *diag, void *user, const char *buf, size_
   if (!s->first) s->first = tt_xstrndup(buf, len);
 }
 
-struct fy_document *tt_yaml_load(const char *path, const char *text, char **err) {
-  diag_sink sink = {0};
+/* Line and column (1-based, bytes) of byte `off` of `text`. */
+static void text_pos(const char *text, size_t off, int *line, int *col) {
+  *line = 1;
+  *col = 1;
+  for (size_t i = 0; i < off; i++) {
+    if (text[i] == '\n') ++*line, *col = 1;
+    else ++*col;
+  }
+}
+
+/* What a YAML file must be before the parser sees it: text. libfyaml stops at a NUL
+ * (so the rest of the file would be ignored) and takes some binary bytes as content. */
+static char *check_text(const char *path, const char *text, size_t len) {
+  for (size_t i = 0; i < len;) {
+    unsigned char c = (unsigned char)text[i];
+    size_t k = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 && c >= 0xC2 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 && c <= 0xF4 ? 4 : 0;
+    for (size_t j = 1; k && j < k; j++)
+      if (i + j >= len || ((unsigned char)text[i + j] & 0xC0) != 0x80) k = 0;
+    bool control = k == 1 && (c < 0x20 || c == 0x7f) && c != '\t' && c != '\n' && c != '\r';
+    if (!k || control) {
+      int line, col;
+      text_pos(text, i, &line, &col);
+      return c == 0 ? tt_xasprintf("%s:%d:%d: a NUL byte: not a YAML text file", path, line, col)
+                    : tt_xasprintf("%s:%d:%d: byte 0x%02x is not UTF-8 text: not a YAML text file (binary?)", path,
+                                   line, col, c);
+    }
+    i += k;
+  }
+  return NULL;
+}
+
+static struct fy_diag *make_diag(diag_sink *sink) {
   struct fy_diag_cfg dcfg;
   fy_diag_cfg_default(&dcfg);
   dcfg.fp = NULL;
   dcfg.output_fn = diag_output;
-  dcfg.user = &sink;
+  dcfg.user = sink;
   dcfg.colorize = false;
   dcfg.show_source = false;
   dcfg.show_position = false;
@@ -30,27 +61,67 @@ struct fy_document *tt_yaml_load(const char *path, const char *text, char **err)
   dcfg.show_module = false;
   struct fy_diag *diag = fy_diag_create(&dcfg);
   fy_diag_set_collect_errors(diag, true);
-  struct fy_parse_cfg cfg = {.flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG | FYPCF_DEFAULT_VERSION_1_2,
-                             .diag = diag};
-  struct fy_document *doc = text ? fy_document_build_from_string(&cfg, text, strlen(text))
-                                 : fy_document_build_from_file(&cfg, path);
-  struct fy_diag_error *e;
+  return diag;
+}
+
+static char *diag_error(const char *path, struct fy_diag *diag, const diag_sink *sink) {
   void *it = NULL;
-  if (!doc && !(e = fy_diag_errors_iterate(diag, &it))) {
-    /* No document and no complaint: an empty or comment-only file. */
-    doc = fy_document_create(NULL);
-  } else if (!doc || fy_diag_got_error(diag)) {
-    it = NULL;
-    if ((e = fy_diag_errors_iterate(diag, &it)))
-      *err = tt_xasprintf("%s:%d:%d: invalid YAML: %s", path, e->line + 1, e->column + 1, e->msg);
-    else
-      *err = tt_xasprintf("%s: invalid YAML%s%s", path, sink.first ? ": " : "",
-                          sink.first ? sink.first : " (or unreadable file)");
-    if (doc) fy_document_destroy(doc);
-    doc = NULL;
+  struct fy_diag_error *e = fy_diag_errors_iterate(diag, &it);
+  if (e) return tt_xasprintf("%s:%d:%d: invalid YAML: %s", path, e->line + 1, e->column + 1, e->msg);
+  return tt_xasprintf("%s: invalid YAML%s%s", path, sink->first ? ": " : "", sink->first ? sink->first : "");
+}
+
+struct fy_document *tt_yaml_load_text(const char *path, const char *text, size_t len, char **err) {
+  if ((*err = check_text(path, text, len))) return NULL;
+  diag_sink sink = {0};
+  struct fy_diag *diag = make_diag(&sink);
+  struct fy_parse_cfg cfg = {.flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG | FYPCF_DEFAULT_VERSION_1_2, .diag = diag};
+  struct fy_parser *fyp = fy_parser_create(&cfg);
+  struct fy_document *doc = NULL;
+  /* The parser owns a copy: documents keep their input alive, whatever the caller
+   * does with `text` afterwards. */
+  char *copy = tt_xstrndup(text, len);
+  if (fyp && fy_parser_set_malloc_string(fyp, copy, len) == 0) {
+    doc = fy_parse_load_document(fyp);
+    bool bad = fy_diag_got_error(diag);
+    if (!doc && !bad) {
+      doc = fy_document_create(NULL); /* an empty or comment-only file */
+    } else if (!doc || bad) {
+      *err = diag_error(path, diag, &sink);
+      if (doc) fy_parse_document_destroy(fyp, doc);
+      doc = NULL;
+    } else {
+      /* One document per file: a second one (after `---`) would be ignored silently. */
+      struct fy_document *second = fy_parse_load_document(fyp);
+      if (second || fy_diag_got_error(diag)) {
+        int line = 0, col = 0;
+        struct fy_node *r = second ? fy_document_root(second) : NULL;
+        if (r) tt_yaml_pos(r, &line, &col);
+        *err = !second ? diag_error(path, diag, &sink)
+               : line ? tt_xasprintf("%s:%d:%d: a second YAML document: the file must hold one", path, line, col)
+                      : tt_xasprintf("%s: a second YAML document: the file must hold one", path);
+        if (second) fy_parse_document_destroy(fyp, second);
+        fy_parse_document_destroy(fyp, doc);
+        doc = NULL;
+      }
+    }
+  } else {
+    free(copy);
+    *err = tt_xasprintf("%s: cannot set up the YAML parser", path);
   }
+  if (fyp) fy_parser_destroy(fyp);
   free(sink.first);
   fy_diag_destroy(diag);
+  return doc;
+}
+
+struct fy_document *tt_yaml_load(const char *path, const char *text, char **err) {
+  if (text) return tt_yaml_load_text(path, text, strlen(text), err);
+  char *buf;
+  size_t len;
+  if (tt_fs_read(path, &buf, &len, err) < 0) return NULL;
+  struct fy_document *doc = tt_yaml_load_text(path, buf, len, err);
+  free(buf);
   return doc;
 }
 

@@ -11,6 +11,12 @@
  * set (malloc'd) to "path:line:col: message". */
 struct fy_document *tt_yaml_load(const char *path, const char *text, char **err);
 
+/* Same for `len` bytes of `text`. Besides syntax errors, refuses with "path:line:col"
+ * what the parser would pass over silently: a NUL byte, bytes that are not UTF-8 text
+ * (a binary file), and a second document. An unreadable file (tt_yaml_load) is an
+ * error too: "path: cannot open: …". */
+struct fy_document *tt_yaml_load_text(const char *path, const char *text, size_t len, char **err);
+
 /* 1-based line and column of a node: of its first token for scalars, of its first key
  * or item for collections (libfyaml keeps marks on tokens only). 0 when unknown. */
 void tt_yaml_pos(struct fy_node *n, int *line, int *column);

@@ -14,6 +14,7 @@
 #include "util/util.h"
 
 static char *refs[] = {"https://example.com/ref"};
+static char *text_refs[] = {"llama.cpp issue #3630 (ROCm wave64)", "HIP guide, vote functions: https://example.com/v#b)."};
 static tt_rule R_MASK = {.id = "hip-mask", .target = "hip", .summary = "32-bit mask", .explain = "Explain **mask**.",
                          .category = TT_CAT_MASK_WIDTH, .severity = TT_SEV_ERROR, .references = refs,
                          .n_references = 1};
@@ -218,7 +219,7 @@ Test(report, sarif_contract) {
   setup(&x);
   char *out = render(tt_report_sarif, &x.rep);
   json_t *root = parse(out);
-  cr_expect(strstr(sval(root, "$schema"), "sarif-2.1.0") != NULL);
+  cr_expect(strstr(sval(root, "$schema"), "/sarif-schema-2.1.0.json") != NULL);
   cr_expect_str_eq(sval(root, "version"), "2.1.0");
   json_t *run = json_array_get(json_object_get(root, "runs"), 0);
   cr_assert_not_null(run);
@@ -297,6 +298,41 @@ Test(report, sarif_columns_count_code_points) {
   tt_file_result_free(a);
 }
 
+Test(report, sarif_names_help_uris_fingerprints_suppressions) {
+  fx x;
+  setup(&x);
+  R_WARP.references = text_refs;
+  R_WARP.n_references = 2;
+  /* A suppressed finding is kept, with its suppression; two findings of one rule on
+   * lines with the same text get distinct fingerprints. */
+  tt_file_result *a = &x.files[0];
+  tt_finding *dup = add(a, &R_MASK, "0xffffffff", 10, "again");
+  TT_PUSH(a->suppressed.items, a->suppressed.n, a->suppressed.cap, *dup);
+  a->findings.n--;
+  char *out = render(tt_report_sarif, &x.rep);
+  R_WARP.references = NULL;
+  R_WARP.n_references = 0;
+  json_t *root = parse(out);
+  json_t *run = json_array_get(json_object_get(root, "runs"), 0);
+  json_t *rules = json_object_get(json_object_get(json_object_get(run, "tool"), "driver"), "rules");
+  cr_expect_str_eq(sval(json_array_get(rules, 0), "name"), "HipMask", "a name distinct from the id");
+  cr_expect_str_eq(sval(json_array_get(rules, 2), "helpUri"), "https://example.com/v#b",
+                   "the URI inside a reference, not the reference's text");
+  cr_expect_null(json_object_get(json_array_get(rules, 1), "helpUri"), "no URI: no helpUri");
+  json_t *results = json_object_get(run, "results");
+  cr_assert_eq(json_array_size(results), 4u);
+  json_t *last = json_array_get(results, 3);
+  cr_expect_str_eq(sval(json_array_get(json_object_get(last, "suppressions"), 0), "kind"), "inSource");
+  cr_expect_null(json_object_get(json_array_get(results, 0), "suppressions"));
+  const char *p0 = sval(json_object_get(json_array_get(results, 0), "partialFingerprints"), "tiletrans/v1");
+  const char *p3 = sval(json_object_get(last, "partialFingerprints"), "tiletrans/v1");
+  cr_expect(strlen(p0) > 17 && strcmp(p0, p3) != 0, "%s vs %s", p0, p3);
+  cr_expect(strncmp(p0, p3, 16) == 0, "same rule and line text: same hash, another rank: %s vs %s", p0, p3);
+  json_decref(root);
+  free(out);
+  teardown(&x);
+}
+
 Test(report, sarif_exit_code_2_unsuccessful) {
   fx x;
   setup(&x);
@@ -329,9 +365,44 @@ Test(report, github_lines_and_escaping) {
             "warning line with `%%`, newline and CR escaped, `:` and `,` kept in the message:\n%s", out);
   cr_expect(strstr(out, "::notice file=") != NULL, "notes are notices:\n%s", out);
   cr_expect(strstr(out, "::error file=gone.cu::cannot open: No such file or directory\n") != NULL, "%s", out);
-  /* One line per finding and per file error. */
-  size_t lines = tts_count_substr(out, "\n");
-  cr_expect_eq(lines, 4u, "%s", out);
+  /* One line per finding and per file error, then the summary. */
+  cr_expect_eq(tts_count_substr(out, "\n::"), 3u, "%s", out);
+  cr_expect_eq(tts_count_substr(out, "\n"), 5u, "%s", out);
+  cr_expect(strstr(out, "\ntiletrans: 3 findings (1 error, 1 warning, 1 note) in 1 of 2 files\n") != NULL, "%s", out);
+  free(out);
+  teardown(&x);
+}
+
+Test(report, github_columns_characters_and_multiline) {
+  fx x;
+  memset(&x, 0, sizeof x);
+  tt_file_result *a = &x.files[0];
+  a->path = tt_xstrdup("u.cu");
+  a->src = tts_source("u.cu", "int a;\n/* \xc3\xa9\xe2\x82\xac */ f(32);\nint b = g(1,\n  2);\n", TT_LANG_CUDA);
+  add(a, &R_WARP, "32", 2, "m");
+  tt_finding *m = add(a, &R_NOTE, "g(1,", 1, "spans");
+  m->end = m->start + (uint32_t)strlen("g(1,\n  2)");
+  m->end_pos = tt_source_pos(a->src, m->end);
+  x.rep = (tt_report){.files = x.files, .n_files = 1, .book = &BOOK};
+  char *out = render(tt_report_github, &x.rep);
+  cr_expect(strstr(out, "::warning file=u.cu,line=2,col=12,endLine=2,endColumn=14,title=hip-warp::m\n") != NULL,
+            "columns count characters (é and € one each):\n%s", out);
+  cr_expect(strstr(out, "::notice file=u.cu,line=3,endLine=4,title=hip-note::spans\n") != NULL,
+            "no col/endColumn across lines:\n%s", out);
+  free(out);
+  tt_file_result_free(a);
+}
+
+Test(report, github_max_annotations_caps_each_kind) {
+  fx x;
+  setup(&x);
+  for (int i = 0; i < 4; i++) add(&x.files[0], &R_MASK, "0xffffffff", 2, "again");
+  x.rep.max_annotations = 2;
+  char *out = render(tt_report_github, &x.rep);
+  cr_expect_eq(tts_count_substr(out, "::error "), 2u, "errors capped at 2:\n%s", out);
+  cr_expect_eq(tts_count_substr(out, "::warning "), 1u, "%s", out);
+  cr_expect(strstr(out, "; 4 not annotated (--max-annotations 2: 4 errors, 0 warnings, 0 notices)\n") != NULL,
+            "the summary says what the cap left out:\n%s", out);
   free(out);
   teardown(&x);
 }
@@ -355,7 +426,7 @@ Test(report, text_format) {
       "      | \t                         ^~\n"; /* a tab then 25 spaces: column 27 */
   cr_expect(strstr(out, want_warp) != NULL, "expected:\n%s\nin:\n%s", want_warp, out);
   cr_expect(strstr(out, "src/k.cu:1:1: note: a note [hip-note]\n") != NULL, "%s", out);
-  cr_expect(strstr(out, "gone.cu: error: cannot open: No such file or directory\n") != NULL, "%s", out);
+  cr_expect(strstr(out, "gone.cu") == NULL, "input errors go to stderr (the command prints them):\n%s", out);
   cr_expect(strstr(out, "3 findings (1 error, 1 warning, 1 note) in 1 of 2 files\n") != NULL, "%s", out);
   cr_expect(strstr(out, "\033[") == NULL, "no color unless asked");
   free(out);
