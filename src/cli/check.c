@@ -132,6 +132,7 @@ int tt_cmd_check(int argc, char **argv) {
   const char *rules_dir = NULL;
   int json = 0, jobs = 1;
   unsigned long long u;
+  if (tt_cli_check_longopts(argc, argv, longopts) < 0) return TT_EXIT_USAGE; /* no --abbreviations */
   optind = 1;
   opterr = 0;
   int c;

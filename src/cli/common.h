@@ -100,6 +100,11 @@ int tt_cli_check_longopts(int argc, char **argv, const struct option *longopts);
  * TERM is not dumb; 0 never; 1 always). */
 bool tt_cli_color(int mode, FILE *out);
 
+/* A rule as `tiletrans rules --format json` lists it (also `explain --format json`).
+ * New reference. */
+struct json_t;
+struct json_t *tt_cli_rule_json(const tt_rule *r);
+
 /* Parsers for shared flags; print a usage error and return -1 on bad values. */
 int tt_cli_parse_jobs(const char *s, int *out);
 int tt_cli_parse_target(const char *s);

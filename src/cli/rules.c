@@ -15,7 +15,7 @@ static void help(FILE *out) {
         out);
 }
 
-static json_t *rule_json(const tt_rule *r) {
+json_t *tt_cli_rule_json(const tt_rule *r) {
   json_t *refs = json_array(), *examples = json_array();
   for (size_t i = 0; i < r->n_references; i++) json_array_append_new(refs, tt_json_cstr(r->references[i]));
   for (size_t i = 0; i < r->n_examples; i++) {
@@ -78,6 +78,7 @@ int tt_cmd_rules(int argc, char **argv) {
   const char *dirs[16];
   size_t n_dirs = 0;
   int c;
+  if (tt_cli_check_longopts(argc, argv, longopts) < 0) return TT_EXIT_USAGE;
   optind = 1;
   while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
     if (c == 'h') {
@@ -91,6 +92,9 @@ int tt_cmd_rules(int argc, char **argv) {
       format = optarg;
     } else if (c == 'r' && n_dirs < 16) {
       dirs[n_dirs++] = optarg;
+    } else if (c == 'r') {
+      fprintf(stderr, "tiletrans: at most 16 --rules folders\n");
+      return TT_EXIT_USAGE;
     } else {
       return TT_EXIT_USAGE;
     }
@@ -114,7 +118,7 @@ int tt_cmd_rules(int argc, char **argv) {
     const tt_rule *r = book->rules[i];
     if (target && strcmp(target, r->target)) continue;
     if (!strcmp(format, "json")) {
-      json_array_append_new(arr, rule_json(r));
+      json_array_append_new(arr, tt_cli_rule_json(r));
     } else if (!strcmp(format, "markdown")) {
       if (strcmp(last_target, r->target)) printf("## Target `%s`\n\n", r->target);
       last_target = r->target;

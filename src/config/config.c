@@ -16,7 +16,8 @@ char *tt_config_find(const char *path) {
   char *dir = tt_fs_is_dir(abs) ? tt_xstrdup(abs) : tt_fs_dirname(abs);
   for (;;) {
     char *cand = tt_fs_join(dir, TT_CONFIG_NAME);
-    if (access(cand, R_OK) == 0) {
+    /* Exists is enough: an unreadable one is an error when loaded, not passed over. */
+    if (access(cand, F_OK) == 0) {
       free(dir);
       return cand;
     }
@@ -46,6 +47,29 @@ void tt_config_free(tt_config *c) {
   free(c);
 }
 
+/* What is wrong with include/exclude glob `g`, or NULL: fnmatch would take an
+ * unclosed `[` literally and `a**b` as `a*b`, neither of which the user meant. */
+static const char *glob_problem(const char *g) {
+  if (!*g) return "an empty pattern matches nothing";
+  for (const char *p = g; *p; p++) {
+    if (*p == '\\' && p[1]) {
+      p++;
+    } else if (*p == '[') {
+      const char *q = p + 1;
+      if (*q == '!' || *q == '^') q++;
+      if (*q == ']') q++;
+      while (*q && *q != ']' && *q != '/') q++;
+      if (*q != ']') return "`[` opens a character class that no `]` closes";
+      p = q;
+    } else if (p[0] == '*' && p[1] == '*') {
+      bool starts = p == g || p[-1] == '/', ends = p[2] == '\0' || p[2] == '/';
+      if (!starts || !ends || p[2] == '*') return "`**` must be a whole path component (`a/**/b`)";
+      p++;
+    }
+  }
+  return NULL;
+}
+
 static int read_list(const tt_config *c, struct fy_node *root, const char *key, char ***out, size_t *n,
                      bool relative_to_dir, char **err) {
   struct fy_node *s = fy_node_mapping_lookup_by_string(root, key, FY_NT);
@@ -63,6 +87,12 @@ static int read_list(const tt_config *c, struct fy_node *root, const char *key, 
       return -1;
     }
     char *v = tt_yaml_strdup(e);
+    const char *bad = relative_to_dir ? NULL : glob_problem(v);
+    if (bad) {
+      *err = tt_yaml_error(c->path, e, "key `%s`: glob `%s`: %s", key, v, bad);
+      free(v);
+      return -1;
+    }
     if (relative_to_dir && v[0] != '/') {
       char *j = tt_fs_join(c->dir, v);
       free(v);

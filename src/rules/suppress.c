@@ -54,7 +54,7 @@ static void read_directive(const tt_tree *tree, TSNode c, uint32_t at, tt_suppre
   size_t before = s->n;
   /* A comma-separated list of ids; the list ends at an id not followed by a comma. */
   for (j++;;) {
-    while (j < cend && is_blank(src->text[j])) j++;
+    while (j < cend && is_blank(src->text[j])) j++; /* (and after a comma: the loop's end) */
     uint32_t k = j;
     while (k < cend && is_id_char(src->text[k])) k++;
     if (k == j) break;
@@ -63,7 +63,9 @@ static void read_directive(const tt_tree *tree, TSNode c, uint32_t at, tt_suppre
             ((tt_suppression){tt_xstrndup(src->text + j, k - j), p.line, p.column, first, last, false}));
     while (k < cend && is_blank(src->text[k])) k++;
     if (k >= cend || src->text[k] != ',') break;
-    j = k + 1;
+    /* After a comma the list may go on on the next line of a block comment. */
+    for (j = k + 1; j < cend && (is_blank(src->text[j]) || src->text[j] == '\n' || src->text[j] == '*'); j++) {
+    }
   }
   if (s->n == before) add_bad(s, tt_source_pos(src, at));
 }

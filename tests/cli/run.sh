@@ -34,7 +34,9 @@ R=(--rules rules)
 # --- lint: formats ------------------------------------------------------------------
 golden lint.txt "$TT" lint data/src data/broken.cu data/crlf.cu "${R[@]}"
 golden lint.json "$TT" lint data/src data/broken.cu data/crlf.cu "${R[@]}" --format json
-golden lint.sarif "$TT" lint data/src "${R[@]}" --format sarif
+# SARIF URIs are relative to --srcroot; the root's own absolute URI is made neutral.
+sarif_neutral() { "$@" | sed "s|\"file://$(realpath ..)/\"|\"file:///SRCROOT/\"|"; }
+golden lint.sarif sarif_neutral "$TT" lint data/src "${R[@]}" --format sarif --srcroot ..
 golden lint.github "$TT" lint data/src "${R[@]}" --format github
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["summary"]["findings"] == len(d["findings"]) > 0' golden/lint.json && ok || bad "lint.json is not consistent JSON"
 python3 -c '
@@ -129,6 +131,151 @@ cmp -s "$tmp/rules.md" ../../docs/rules.md && ok || bad "docs/rules.md is stale:
 expect_rc "test-rules passes" 0 "$TT" test-rules rules
 expect_rc "test-rules fails on a wrong example" 1 "$TT" test-rules failing-rules
 grep -q "expected a finding, got none" "$tmp/out" && ok || bad "test-rules names the failing example"
+
+
+# --- SARIF against the official schema (python3-jsonschema with the format checker) ----
+PY=/usr/bin/python3
+./sarif-validate.py golden/lint.sarif >"$tmp/v" 2>&1 && ok || { bad "golden lint.sarif fails the SARIF 2.1.0 schema"; head "$tmp/v"; }
+mkdir -p "$tmp/sarif/dir with space" && cp data/src/sub/suppressed.cu "$tmp/sarif/dir with space/ké%.cu"
+(cd "$tmp/sarif" && "$TT" lint . "$OLDPWD/data/src/reduce.cu" --rules "$OLDPWD/rules" --format sarif >"$tmp/full.sarif")
+(cd ../.. && "$TT" lint corpus/cuda tests/cli/data tests/cli/no-such.cu --format sarif >"$tmp/rulebook.sarif")
+./sarif-validate.py "$tmp/full.sarif" "$tmp/rulebook.sarif" >"$tmp/v" 2>&1 && ok || { bad "SARIF of the whole rulebook, odd paths and errors fails the schema"; head "$tmp/v"; }
+$PY - "$tmp/full.sarif" "$tmp/sarif" <<'PYEOF' && ok || bad "SARIF URIs, SRCROOT, fingerprints, suppressions, names"
+import json, sys, os, urllib.parse
+d = json.load(open(sys.argv[1])); run = d["runs"][0]
+root = run["originalUriBaseIds"]["SRCROOT"]["uri"]
+assert root == "file://" + urllib.parse.quote(os.path.realpath(sys.argv[2])) + "/", root
+locs = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in run["results"]]
+assert {"uri": "dir%20with%20space/k%C3%A9%25.cu", "uriBaseId": "SRCROOT"} in locs, locs
+assert any(l["uri"].startswith("file:///") and "uriBaseId" not in l for l in locs), "outside the root: absolute"
+sup = [r for r in run["results"] if "suppressions" in r]
+assert len(sup) == 2 and all(s["suppressions"][0]["kind"] == "inSource" for s in sup), sup
+prints = [r["partialFingerprints"]["tiletrans/v1"] for r in run["results"]]
+assert len(set(prints)) == len(prints), "fingerprints are unique"
+for rule in run["tool"]["driver"]["rules"]:
+    assert rule["name"] != rule["id"]
+PYEOF
+"$TT" lint data/src "${R[@]}" --format sarif >"$tmp/gitroot.sarif"
+$PY -c 'import json,sys; u=json.load(open(sys.argv[1]))["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]; assert u.startswith("tests/cli/data/src/"), u' "$tmp/gitroot.sarif" && ok || bad "default --srcroot is the git top level"
+expect_rc "srcroot not a folder" 2 "$TT" lint data/src "${R[@]}" --format sarif --srcroot data/src/reduce.cu
+
+# --- GitHub annotations: summary line and cap ------------------------------------------
+"$TT" lint data/src "${R[@]}" --format github --max-annotations 1 >"$tmp/gh"
+[ "$(grep -c '^::error ' "$tmp/gh")" = 1 ] && [ "$(grep -c '^::notice ' "$tmp/gh")" = 1 ] && ok || bad "--max-annotations 1: $(cat "$tmp/gh")"
+grep -q '^tiletrans: 9 findings (3 errors, 1 warning, 5 notes) in 2 of 3 files; 8 not annotated (--max-annotations 1: 2 errors, 2 warnings, 4 notices)$' "$tmp/gh" && ok || bad "github summary line: $(tail -1 "$tmp/gh")"
+expect_rc "bad --max-annotations" 2 "$TT" lint data/src "${R[@]}" --format github --max-annotations x
+
+# --- CLI conventions ------------------------------------------------------------------------
+"$TT" lint data/src/reduce.cu "${R[@]}" --color always >"$tmp/c" ; grep -q $'\033\[' "$tmp/c" && ok || bad "--color always"
+NO_COLOR= "$TT" lint data/src/reduce.cu "${R[@]}" --color never >"$tmp/c"; grep -q $'\033\[' "$tmp/c" && bad "--color never" || ok
+expect_rc "bad --color" 2 "$TT" lint data/src "${R[@]}" --color sometimes
+"$TT" lint data/src "${R[@]}" --quiet >"$tmp/q"
+grep -q ': error:' "$tmp/q" && ! grep -q ': note:' "$tmp/q" && ! grep -q 'findings (' "$tmp/q" && ok || bad "--quiet: only findings at --fail-on, no summary: $(cat "$tmp/q")"
+expect_rc "no abbreviations" 2 "$TT" lint data/src --tar hip "${R[@]}"
+grep -q "unknown option \`--tar\` (did you mean \`--target\`?)" "$tmp/err" && ok || bad "--tar: $(cat "$tmp/err")"
+expect_rc "no abbreviations in rules" 2 "$TT" rules --form json
+expect_rc "no abbreviations in check" 2 "$TT" check --back sim x.yaml
+expect_rc "exact long option with =" 0 "$TT" lint data/src/clean.cu "${R[@]}" --format=json
+expect_rc "select one rule" 0 "$TT" lint data/src "${R[@]}" --select test-rename
+expect_rc "select a glob" 1 "$TT" lint data/src "${R[@]}" --select 'hip-*' --ignore hip-ballot-32bit
+"$TT" lint data/src "${R[@]}" --select 'hip-*' --ignore hip-ballot-32bit,hip-shfl-mask-32bit --format json >"$tmp/sel.json"
+$PY -c 'import json,sys; f=json.load(open(sys.argv[1]))["findings"]; assert {x["rule_id"] for x in f}=={"hip-warp-offset-16"}, f' "$tmp/sel.json" && ok || bad "--select glob minus --ignore list"
+expect_rc "select unknown id" 2 "$TT" lint data/src "${R[@]}" --select test-renam
+grep -q "did you mean \`test-rename\`" "$tmp/err" && ok || bad "--select did you mean: $(cat "$tmp/err")"
+(cd ../.. && "$TT" lint corpus/cuda --target hip --ignore hip-warp-strategy >/dev/null 2>"$tmp/dep.err"); [ $? = 2 ] && grep -q "removes \`hip-warp-strategy\`, which records the fact \`warp-strategy\`" "$tmp/dep.err" && ok || bad "dropping the classifier a kept rule depends on: $(cat "$tmp/dep.err")"
+(cd ../.. && "$TT" lint corpus/cuda --target hip --select hip-shfl-sync >/dev/null 2>"$tmp/dep.err"); [ $? = 2 ] && ok || bad "--select a dependent rule alone: $(cat "$tmp/dep.err")"
+(cd ../.. && "$TT" rewrite corpus/cuda --target hip --select 'hip-shfl-sync,hip-warp-strategy' --diff >/dev/null 2>"$tmp/dep.err"); [ $? -le 1 ] && ok || bad "--select with its classifier: $(cat "$tmp/dep.err")"
+expect_rc "explain json" 0 "$TT" explain hip-ballot-32bit --format json
+$PY -c 'import json,sys; r=json.load(open(sys.argv[1]))["rule"]; assert r["id"]=="hip-ballot-32bit" and r["explain"] and r["examples"]' "$tmp/out" && ok || bad "explain --format json"
+expect_rc "explain did you mean" 2 "$TT" explain hip-balot-32bit
+grep -q "did you mean \`hip-ballot-32bit\`" "$tmp/err" && ok || bad "explain did you mean: $(cat "$tmp/err")"
+expect_rc "input error" 3 "$TT" lint data/no-such-file.cu "${R[@]}"
+[ "$(cat "$tmp/err")" = "data/no-such-file.cu: error: cannot open: No such file or directory" ] && [ ! -s "$tmp/out" ] && ok || bad "input error on stderr, path once: $(cat "$tmp/err") / $(cat "$tmp/out")"
+mkdir -p "$tmp/empty/sub" && touch "$tmp/empty/README.md"
+expect_rc "no matching files" 3 "$TT" lint "$tmp/empty" "${R[@]}"
+grep -q "no input files" "$tmp/err" && ok || bad "no matching files said: $(cat "$tmp/err")"
+mkdir -p "$tmp/norules"
+expect_rc "empty rulebook" 2 "$TT" lint data/src --rules "$tmp/norules"
+grep -q "no rules in" "$tmp/err" && ok || bad "empty rulebook said: $(cat "$tmp/err")"
+expect_rc "no rule for the target" 2 "$TT" lint data/src "${R[@]}" --target julia
+expect_rc "rule reads an undefined fact" 2 "$TT" test-rules fact-rules
+grep -q "test-reads-a-fact.yaml:27:22: key \`query\`: \`#tt-fact?\` names fact \`no-such-fact\`" "$tmp/err" && ok || bad "undefined fact: $(cat "$tmp/err")"
+
+# Suppressions: block comments, next-line, and the ones that do no work.
+cat >"$tmp/sup.cu" <<'CU'
+__device__ float f(float v) {
+  v += __shfl_xor_sync(0xffffffff, v, 1); /* tiletrans-ignore: hip-shfl-mask-32bit */
+  /* tiletrans-ignore-next-line: hip-shfl-mask-32bit -- reviewed */
+  v += __shfl_xor_sync(0xffffffff, v, 2);
+  /* tiletrans-ignore: hip-shfl-mask-32bit,
+     test-rename */
+  v += __shfl_xor_sync(0xffffffff, v, 4);
+  v += __shfl_xor_sync(0xffffffff, v, 8); // tiletrans-ignore: hip-shfl-mask-32bt
+  const char *s = "tiletrans-ignore: hip-shfl-mask-32bit"; v += __shfl_xor_sync(0xffffffff, v, 16);
+  return v; // tiletrans-ignore:
+}
+CU
+"$TT" lint "$tmp/sup.cu" "${R[@]}" --format json >"$tmp/sup.json"; "$TT" lint "$tmp/sup.cu" "${R[@]}" >"$tmp/sup.txt"
+$PY -c 'import json,sys; f=json.load(open(sys.argv[1]))["findings"]; assert [x["range"]["start"]["line"] for x in f]==[8,9], f' "$tmp/sup.json" && ok || bad "block, next-line and multi-line suppressions; none in a string: $(cat "$tmp/sup.json" | head -40)"
+grep -q "sup.cu:6:6: warning: \`tiletrans-ignore: test-rename\` suppresses nothing" "$tmp/sup.txt" && grep -q "sup.cu:8:64: warning: \`tiletrans-ignore\` names \`hip-shfl-mask-32bt\`, which is no rule (did you mean \`hip-shfl-mask-32bit\`?)" "$tmp/sup.txt" && grep -q "sup.cu:10:16: warning: \`tiletrans-ignore\` names no rule" "$tmp/sup.txt" && ok || bad "unused suppressions reported: $(grep tiletrans-ignore "$tmp/sup.txt")"
+printf '__device__ int g(int v) { return v; } // tiletrans-ignore: hip-ballot-32bit\n' >"$tmp/unused.cu"
+expect_rc "unused suppression fails at warning" 1 "$TT" lint "$tmp/unused.cu" "${R[@]}" --fail-on warning
+expect_rc "unused suppression passes at error" 0 "$TT" lint "$tmp/unused.cu" "${R[@]}"
+
+# Carets by characters: é and € are one column each.
+printf '__device__ float h(float v) { /* \xc3\xa9\xe2\x82\xac */ return __shfl_xor_sync(0xffffffff, v, 1); }\n' >"$tmp/utf8.cu"
+"$TT" lint "$tmp/utf8.cu" "${R[@]}" >"$tmp/utf8.txt"
+line=$(grep -A2 'hip-shfl-mask-32bit' "$tmp/utf8.txt" | sed -n 3p)
+[ "$line" = "      | $(printf '%62s' '')^~~~~~~~~~" ] && ok || bad "caret by characters: [$line]"
+
+# --diff paths that git apply and patch -p1 accept: ./x, ../x and absolute paths.
+mkdir -p "$tmp/dr/repo/sub" && cp data/src/reduce.cu "$tmp/dr/repo/x.cu" && cp data/src/reduce.cu "$tmp/dr/repo/sub/y.cu"
+git -C "$tmp/dr/repo" init -q && git -C "$tmp/dr/repo" add . && git -C "$tmp/dr/repo" -c user.name=t -c user.email=t@t commit -qm i
+(cd "$tmp/dr/repo" && "$TT" rewrite ./x.cu --target hip --diff --rules "$OLDPWD/rules" >"$tmp/d1" 2>/dev/null
+ git apply --check "$tmp/d1" && patch -p1 --dry-run <"$tmp/d1" >/dev/null) && ok || bad "--diff ./x: $(head -2 "$tmp/d1")"
+(cd "$tmp/dr/repo/sub" && "$TT" rewrite ../x.cu --target hip --diff --rules "$OLDPWD/rules" >"$tmp/d2" 2>"$tmp/d2.err"
+ grep -q "relative to $tmp/dr/repo: apply it there" "$tmp/d2.err" && cd .. && git apply --check "$tmp/d2" && patch -p1 --dry-run <"$tmp/d2" >/dev/null) && ok || bad "--diff ../x: $(head -2 "$tmp/d2") $(cat "$tmp/d2.err")"
+(cd "$tmp/dr/repo" && "$TT" rewrite "$tmp/dr/repo/sub/y.cu" --target hip --diff --rules "$OLDPWD/rules" >"$tmp/d3" 2>/dev/null
+ git apply --check "$tmp/d3" && patch -p1 --dry-run <"$tmp/d3" >/dev/null) && ok || bad "--diff absolute path: $(head -2 "$tmp/d3")"
+mkdir -p "$tmp/dr/plain" && cp data/src/reduce.cu "$tmp/dr/plain/z.cu"
+(cd "$tmp/dr/repo" && "$TT" rewrite "$tmp/dr/plain/z.cu" --target hip --diff --rules "$OLDPWD/rules" >"$tmp/d4" 2>/dev/null
+ cd / && patch -p1 --dry-run <"$tmp/d4" >/dev/null && git apply --check "$tmp/d4") && ok || bad "--diff absolute path outside any repo: $(head -2 "$tmp/d4")"
+
+# --- rewrite exit codes: 0 when every error is fixed, by its own fix or another's ------------
+mkdir -p "$tmp/fixall" && cp data/src/reduce.cu "$tmp/fixall/"
+expect_rc "rewrite fixing everything exits 0" 0 "$TT" rewrite "$tmp/fixall" --target hip --in-place "${R[@]}"
+(cd ../.. && "$TT" rewrite corpus/cuda/block_reduce_sum/block_reduce_sum.cu --target hip --diff >/dev/null 2>&1; echo $? >"$tmp/rc.corpus")
+[ "$(cat "$tmp/rc.corpus")" = 0 ] && ok || bad "rewrite of a corpus kernel that ports clean exits $(cat "$tmp/rc.corpus")"
+printf '__global__ void k(int *o) { asm("mov.u32 %%0, %%laneid;" : "=r"(o[0])); }\n' >"$tmp/ptx.cu"
+(cd ../.. && "$TT" rewrite "$tmp/ptx.cu" --target hip --diff >/dev/null 2>&1; echo $? >"$tmp/rc.ptx")
+[ "$(cat "$tmp/rc.ptx")" = 1 ] && ok || bad "an unfixable error (inline PTX) left: exit $(cat "$tmp/rc.ptx"), expected 1"
+
+# --- config and rule-file errors: exit 2 with file, line and key -----------------------------
+cfg() { printf "$2" >"$tmp/$1"; "$TT" lint data/src/clean.cu "${R[@]}" --config "$tmp/$1" >/dev/null 2>"$tmp/cfg.err"; echo $?; }
+[ "$(cfg c1.yaml 'target: hip\n---\nexclude: [x]\n')" = 2 ] && grep -q "c1.yaml:3:1: a second YAML document" "$tmp/cfg.err" && ok || bad "second document: $(cat "$tmp/cfg.err")"
+[ "$(cfg c2.yaml 'target: hip\0\n')" = 2 ] && grep -q "c2.yaml:1:12: a NUL byte" "$tmp/cfg.err" && ok || bad "NUL byte: $(cat "$tmp/cfg.err")"
+head -c 300 "$TT" >"$tmp/c3.yaml"; "$TT" lint data/src/clean.cu "${R[@]}" --config "$tmp/c3.yaml" 2>"$tmp/cfg.err" >/dev/null; [ $? = 2 ] && grep -q "c3.yaml:1:1: byte 0x7f is not UTF-8 text" "$tmp/cfg.err" && ok || bad "binary garbage: $(cat "$tmp/cfg.err")"
+[ "$(cfg c4.yaml 'exclude: ["src/[ab"]\n')" = 2 ] && grep -q "c4.yaml:1:12: key \`exclude\`: glob \`src/\[ab\`" "$tmp/cfg.err" && ok || bad "bad glob: $(cat "$tmp/cfg.err")"
+[ "$(cfg c5.yaml 'include: ["a**b"]\n')" = 2 ] && grep -q "c5.yaml:1:12: key \`include\`" "$tmp/cfg.err" && ok || bad "bad ** glob: $(cat "$tmp/cfg.err")"
+expect_rc "--config missing" 2 "$TT" lint data/src/clean.cu "${R[@]}" --config "$tmp/nope.yaml"
+grep -q "nope.yaml: cannot open: No such file" "$tmp/err" && ok || bad "--config missing: $(cat "$tmp/err")"
+expect_rc "--config a folder" 2 "$TT" lint data/src/clean.cu "${R[@]}" --config "$tmp"
+mkdir -p "$tmp/unreadable/.tiletrans.yaml" && cp data/src/clean.cu "$tmp/unreadable/"
+expect_rc "unreadable .tiletrans.yaml" 2 "$TT" lint "$tmp/unreadable" "${R[@]}"
+grep -q ".tiletrans.yaml: cannot read" "$tmp/err" && ok || bad "unreadable config: $(cat "$tmp/err")"
+mkdir -p "$tmp/badrule" && { cat rules/test-rename.yaml; printf -- '---\nid: second\n'; } >"$tmp/badrule/r.yaml"
+expect_rc "rule file with two documents" 2 "$TT" test-rules "$tmp/badrule"
+
+# --- rewrite safety: symlinks, owner, hard links, temporaries of a killed run -----------------
+mkdir -p "$tmp/safe/real" && cp data/src/reduce.cu "$tmp/safe/real/t.cu" && ln -s real/t.cu "$tmp/safe/link.cu"
+cp data/src/reduce.cu "$tmp/safe/h1.cu" && ln "$tmp/safe/h1.cu" "$tmp/safe/h2.cu"
+touch "$tmp/safe/.tiletrans-tmp-999999999-abcdef" "$tmp/safe/.tiletrans-tmp-$$-ghijkl"
+if [ "$(id -u)" = 0 ]; then chown 1234:2345 "$tmp/safe/h1.cu"; fi
+expect_rc "rewrite through a symlink" 0 "$TT" rewrite "$tmp/safe/link.cu" "$tmp/safe/h1.cu" --target hip --in-place "${R[@]}"
+[ -L "$tmp/safe/link.cu" ] && grep -q hipMalloc "$tmp/safe/real/t.cu" && ok || bad "symlink kept, its target rewritten"
+grep -q "h1.cu: warning: the file has 2 hard links" "$tmp/err" && ok || bad "hard links reported: $(cat "$tmp/err")"
+[ ! -e "$tmp/safe/.tiletrans-tmp-999999999-abcdef" ] && [ -e "$tmp/safe/.tiletrans-tmp-$$-ghijkl" ] && grep -q "removed .*tiletrans-tmp-999999999-abcdef, a temporary file left by a killed run" "$tmp/err" && ok || bad "stale temporary removed, a live one kept: $(ls -a "$tmp/safe") $(cat "$tmp/err")"
+if [ "$(id -u)" = 0 ]; then [ "$(stat -c %u:%g "$tmp/safe/h1.cu")" = 1234:2345 ] && ok || bad "owner kept: $(stat -c %u:%g "$tmp/safe/h1.cu")"; fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
