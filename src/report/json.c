@@ -1,4 +1,6 @@
-/* The JSON report: the contract in DESIGN.md ("JSON output of lint"). */
+/* The JSON report: the contract in DESIGN.md ("JSON output of lint"), plus fields the
+ * contract allows to grow: `errors` (input errors), `summary.suppressed` (lint: findings
+ * silenced by tiletrans-ignore), `suppression_problems`, `fix.applied` (rewrite). */
 #include "report/json_util.h"
 #include "report/report.h"
 
@@ -21,8 +23,8 @@ static json_t *pos_json(tt_pos p) {
 }
 
 void tt_report_json(FILE *out, const tt_report *r) {
-  json_t *findings = json_array(), *errors = json_array();
-  json_int_t counts[3] = {0}, changed = 0;
+  json_t *findings = json_array(), *errors = json_array(), *problems = json_array();
+  json_int_t counts[3] = {0}, changed = 0, suppressed = 0;
   for (size_t i = 0; i < r->n_files; i++) {
     const tt_file_result *fr = &r->files[i];
     if (fr->error) {
@@ -31,6 +33,14 @@ void tt_report_json(FILE *out, const tt_report *r) {
       continue;
     }
     changed += fr->changed;
+    suppressed += (json_int_t)fr->suppressed.n;
+    for (size_t k = 0; k < fr->sup_issues.n; k++) {
+      const tt_suppress_issue *is = &fr->sup_issues.items[k];
+      json_array_append_new(problems, json_pack("{s:o, s:I, s:I, s:s, s:o}", "path", tt_json_cstr(fr->path), "line",
+                                                (json_int_t)is->line, "column", (json_int_t)is->column, "severity",
+                                                tt_severity_name(TT_SUPPRESS_ISSUE_SEVERITY), "message",
+                                                tt_json_cstr(is->message)));
+    }
     for (size_t k = 0; k < fr->findings.n; k++) {
       const tt_finding *f = &fr->findings.items[k];
       counts[f->severity]++;
@@ -46,9 +56,13 @@ void tt_report_json(FILE *out, const tt_report *r) {
                               counts[0] + counts[1] + counts[2], "error", counts[2], "warning", counts[1], "note",
                               counts[0]);
   if (r->rewrite) json_object_set_new(summary, "changed", json_integer(changed));
+  else json_object_set_new(summary, "suppressed", json_integer(suppressed));
   json_t *root = json_pack("{s:{s:s, s:s}, s:o, s:o}", "tool", "name", "tiletrans", "version", TT_VERSION,
                            "findings", findings, "summary", summary);
   if (json_array_size(errors)) json_object_set_new(root, "errors", errors);
   else json_decref(errors);
+  /* tiletrans-ignore comments that name no rule or suppress nothing (lint only). */
+  if (json_array_size(problems)) json_object_set_new(root, "suppression_problems", problems);
+  else json_decref(problems);
   tt_json_dump(out, root);
 }

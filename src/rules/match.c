@@ -138,6 +138,12 @@ static void add_issue(tt_suppress_issues *is, uint32_t line, uint32_t column, ch
   TT_PUSH(is->items, is->n, is->cap, ((tt_suppress_issue){line, column, message}));
 }
 
+static int cmp_issue(const void *a, const void *b) {
+  const tt_suppress_issue *x = a, *y = b;
+  if (x->line != y->line) return x->line < y->line ? -1 : 1;
+  return x->column < y->column ? -1 : x->column > y->column;
+}
+
 /* Suppressions that do no work: an id that is no rule of the book, or a rule that ran
  * and found nothing to silence on the lines the comment covers. A rule that did not
  * run (other language, target or selection) is not reported: its suppression may be
@@ -160,6 +166,7 @@ static void report_unused(const tt_rulebook *book, const tt_selection *sel, tt_l
                 tt_xasprintf("`tiletrans-ignore: %s` suppresses nothing: the rule finds nothing here", e->id));
     }
   }
+  if (is->n > 1) qsort(is->items, is->n, sizeof *is->items, cmp_issue);
 }
 
 /* Moves the suppressed findings of `local` to `suppressed` (dropped when NULL), sorts

@@ -205,11 +205,19 @@ static int compile_query(loader *L, struct fy_node *qn) {
   TSQueryError qerr;
   TSQuery *q = ts_query_new(tt_lang_grammar(r->language), r->query_text, (uint32_t)strlen(r->query_text), &off, &qerr);
   if (!q) {
+    size_t len = strlen(r->query_text);
+    /* An error at the very end (an unclosed `(`) is placed after the last character. */
+    bool at_end = off >= len;
+    if (at_end && len && r->query_text[len - 1] == '\n') off = (uint32_t)len - 1;
     query_pos(L, qn, r->query_text, off, &line, &col);
     size_t n = strcspn(r->query_text + off, " \t\n()");
-    *L->err = tt_xasprintf("%s:%d:%d: key `query`: %s at `%.*s` (language %s)", L->path, line, col,
-                           query_error_name(qerr), (int)(n ? n : 1), r->query_text + off,
-                           tt_lang_name(r->language));
+    if (at_end)
+      *L->err = tt_xasprintf("%s:%d:%d: key `query`: %s at the end of the query (a `(` not closed?) (language %s)",
+                             L->path, line, col, query_error_name(qerr), tt_lang_name(r->language));
+    else
+      *L->err = tt_xasprintf("%s:%d:%d: key `query`: %s at `%.*s` (language %s)", L->path, line, col,
+                             query_error_name(qerr), (int)(n ? n : 1), r->query_text + off,
+                             tt_lang_name(r->language));
     return -1;
   }
   int rc = 0;

@@ -216,7 +216,7 @@ __device__ float f(float v) {
 }
 CU
 "$TT" lint "$tmp/sup.cu" "${R[@]}" --format json >"$tmp/sup.json"; "$TT" lint "$tmp/sup.cu" "${R[@]}" >"$tmp/sup.txt"
-$PY -c 'import json,sys; f=json.load(open(sys.argv[1]))["findings"]; assert [x["range"]["start"]["line"] for x in f]==[8,9], f' "$tmp/sup.json" && ok || bad "block, next-line and multi-line suppressions; none in a string: $(cat "$tmp/sup.json" | head -40)"
+$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["findings"]; assert [x["range"]["start"]["line"] for x in f]==[8,9], f; assert d["summary"]["suppressed"]==3; assert [(p["line"], p["column"]) for p in d["suppression_problems"]]==[(6,6),(8,64),(10,16)], d["suppression_problems"]' "$tmp/sup.json" && ok || bad "block, next-line and multi-line suppressions; none in a string: $(cat "$tmp/sup.json" | head -40)"
 grep -q "sup.cu:6:6: warning: \`tiletrans-ignore: test-rename\` suppresses nothing" "$tmp/sup.txt" && grep -q "sup.cu:8:64: warning: \`tiletrans-ignore\` names \`hip-shfl-mask-32bt\`, which is no rule (did you mean \`hip-shfl-mask-32bit\`?)" "$tmp/sup.txt" && grep -q "sup.cu:10:16: warning: \`tiletrans-ignore\` names no rule" "$tmp/sup.txt" && ok || bad "unused suppressions reported: $(grep tiletrans-ignore "$tmp/sup.txt")"
 printf '__device__ int g(int v) { return v; } // tiletrans-ignore: hip-ballot-32bit\n' >"$tmp/unused.cu"
 expect_rc "unused suppression fails at warning" 1 "$TT" lint "$tmp/unused.cu" "${R[@]}" --fail-on warning
@@ -265,6 +265,22 @@ expect_rc "unreadable .tiletrans.yaml" 2 "$TT" lint "$tmp/unreadable" "${R[@]}"
 grep -q ".tiletrans.yaml: cannot read" "$tmp/err" && ok || bad "unreadable config: $(cat "$tmp/err")"
 mkdir -p "$tmp/badrule" && { cat rules/test-rename.yaml; printf -- '---\nid: second\n'; } >"$tmp/badrule/r.yaml"
 expect_rc "rule file with two documents" 2 "$TT" test-rules "$tmp/badrule"
+
+
+# Query errors of every kind exit 2 naming the file, line and key, and leak nothing (the
+# sanitizer pass of scripts/test.sh runs this under LeakSanitizer).
+qerr=0
+for q in '((call_expression) @a' '((no_such_node) @a)' '((call_expression nofield: (identifier) @a))' \
+         '((identifier) @a (#eq? @b "x"))' '((if_statement (number_literal) @a) @b)' \
+         '((identifier) @a (#nosuch? @a))' '((identifier) @a (#match? @a "["))' '((identifier) @a (#tt-fact? @a "nothing" "x"))'; do
+  mkdir -p "$tmp/qe" && rm -f "$tmp/qe/"*.yaml
+  printf 'id: t-q\ntarget: hip\nlanguage: cuda\ncategory: sync\nseverity: error\nsummary: s\nmessage: m\nexplain: e\nquery: |\n  %s\nexamples:\n  - match: "int x;"\n' "$q" >"$tmp/qe/q.yaml"
+  for cmd in "test-rules $tmp/qe" "lint data/src/clean.cu --rules $tmp/qe"; do
+    $TT $cmd >/dev/null 2>"$tmp/qe.err"; rc=$?
+    if [ $rc != 2 ] || ! grep -q "q.yaml:10:[0-9]*: key \`query\`" "$tmp/qe.err"; then qerr=1; echo "    query [$q] ($cmd): exit $rc: $(cat "$tmp/qe.err")"; fi
+  done
+done
+[ $qerr = 0 ] && ok || bad "query errors: exit 2 with file, line and key"
 
 # --- rewrite safety: symlinks, owner, hard links, temporaries of a killed run -----------------
 mkdir -p "$tmp/safe/real" && cp data/src/reduce.cu "$tmp/safe/real/t.cu" && ln -s real/t.cu "$tmp/safe/link.cu"
