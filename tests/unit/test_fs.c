@@ -192,6 +192,68 @@ Test(fs, write_atomic_relative_path_without_folder) {
   teardown(&x);
 }
 
+Test(fs, write_atomic_through_a_symlink_edits_the_target) {
+  fx x;
+  setup(&x);
+  tts_write(x.file, "old\n");
+  char *link = tt_fs_join(x.dir, "link.cu");
+  cr_assert_eq(symlink("f.cu", link), 0);
+  char *err = NULL;
+  cr_assert_eq(tt_fs_write_atomic(link, "new\n", 4, &err), 0, "%s", err);
+  struct stat st;
+  cr_assert_eq(lstat(link, &st), 0);
+  cr_expect(S_ISLNK(st.st_mode), "the link is still a link");
+  expect_content(x.file, "new\n");
+  char *l = listing(x.dir);
+  cr_expect_str_eq(l, "f.cu,link.cu", "no temporary file left: %s", l);
+  free(l);
+  /* A dangling link is refused, not replaced by a file. */
+  char *dangling = tt_fs_join(x.dir, "dangling.cu");
+  cr_assert_eq(symlink("nowhere.cu", dangling), 0);
+  cr_expect_eq(tt_fs_write_atomic(dangling, "x", 1, &err), -1);
+  cr_expect(err && strstr(err, "symbolic link to nothing"), "%s", err ? err : "");
+  free(err);
+  cr_assert_eq(lstat(dangling, &st), 0);
+  cr_expect(S_ISLNK(st.st_mode));
+  free(dangling);
+  free(link);
+  teardown(&x);
+}
+
+Test(fs, write_atomic_keeps_the_owner) {
+  if (getuid() != 0) cr_skip_test("needs root to give the file another owner");
+  fx x;
+  setup(&x);
+  tts_write(x.file, "old\n");
+  cr_assert_eq(chown(x.file, 1234, 2345), 0);
+  char *err = NULL;
+  cr_assert_eq(tt_fs_write_atomic(x.file, "new\n", 4, &err), 0, "%s", err);
+  struct stat st;
+  cr_assert_eq(stat(x.file, &st), 0);
+  cr_expect_eq(st.st_uid, 1234u);
+  cr_expect_eq(st.st_gid, 2345u);
+  teardown(&x);
+}
+
+Test(fs, stale_temporaries_removed_live_ones_kept) {
+  fx x;
+  setup(&x);
+  char *stale = tt_fs_join(x.dir, TT_FS_TEMP_PREFIX "999999999-abcdef");
+  char *live = tt_xasprintf("%s/" TT_FS_TEMP_PREFIX "%ld-ghijkl", x.dir, (long)getpid());
+  char *other = tt_fs_join(x.dir, TT_FS_TEMP_PREFIX "999999999-toolongname");
+  tts_write(stale, "");
+  tts_write(live, "");
+  tts_write(other, "");
+  cr_expect_eq(tt_fs_remove_stale_temps(x.dir, NULL, NULL), 1u);
+  cr_expect_eq(access(stale, F_OK), -1, "a dead process's temporary is removed");
+  cr_expect_eq(access(live, F_OK), 0, "a running process's is kept");
+  cr_expect_eq(access(other, F_OK), 0, "a name mkstemp did not make is kept");
+  free(stale);
+  free(live);
+  free(other);
+  teardown(&x);
+}
+
 /* --- walking ----------------------------------------------------------------------- */
 
 typedef struct walk_log {
