@@ -170,6 +170,45 @@ Test(config, bad_list) {
   expect_config_error("exclude:\n  - [a]\n", 2, 6, "`exclude`");
 }
 
+Test(config, bad_globs) {
+  expect_config_error("exclude: [\"src/[ab\"]\n", 1, 12, "glob `src/[ab`");
+  expect_config_error("include:\n  - ok/\n  - \"a**b\"\n", 3, 6, "`include`");
+  expect_config_error("exclude: [\"\"]\n", 1, 12, "empty pattern");
+}
+
+Test(config, not_one_text_document) {
+  expect_config_error("target: hip\n---\nexclude: [a]\n", 3, 1, "second YAML document");
+  expect_config_error("target: hip\n# \x01 control\n", 2, 3, "not UTF-8 text");
+  expect_config_error("target: \xff\xfe\n", 1, 9, "byte 0xff");
+}
+
+Test(config, nul_byte_and_missing_or_folder) {
+  fx x;
+  setup(&x);
+  char *cfg = tt_fs_join(x.dir, TT_CONFIG_NAME);
+  FILE *f = fopen(cfg, "wb");
+  fwrite("target: hip\nexclude: [a]\0\n", 1, 27, f);
+  fclose(f);
+  char *err = NULL;
+  cr_expect_null(tt_config_load(cfg, &err));
+  char *want = tt_xasprintf("%s:2:13: a NUL byte", cfg);
+  cr_expect(err && strncmp(err, want, strlen(want)) == 0, "%s", err ? err : "");
+  free(want);
+  free(err);
+  err = NULL;
+  cr_expect_null(tt_config_load(x.dir, &err), "a folder");
+  cr_expect(err && strstr(err, "Is a directory"), "%s", err ? err : "");
+  free(err);
+  err = NULL;
+  char *none = tt_fs_join(x.dir, "none.yaml");
+  cr_expect_null(tt_config_load(none, &err));
+  cr_expect(err && strstr(err, "cannot open"), "%s", err ? err : "");
+  free(err);
+  free(none);
+  free(cfg);
+  teardown(&x);
+}
+
 Test(config, not_a_mapping) {
   fx x;
   setup(&x);
