@@ -197,6 +197,38 @@ static void scan_facts(loader *L, struct fy_node *qn) {
   }
 }
 
+/* Checks every `field:` of the query against the grammar before tree-sitter sees it:
+ * ts_query_new leaks the capture list it was building when it meets an unknown field
+ * (tree-sitter 0.25, query.c), so that error is found here and never reaches it. */
+static int check_fields(loader *L, struct fy_node *qn) {
+  tt_rule *r = L->rule;
+  const char *q = r->query_text;
+  const TSLanguage *lang = tt_lang_grammar(r->language);
+  for (const char *p = q; *p;) {
+    if (*p == ';') {
+      while (*p && *p != '\n') p++;
+    } else if (*p == '"') {
+      for (p++; *p && *p != '"'; p++)
+        if (*p == '\\' && p[1]) p++;
+      if (*p) p++;
+    } else if (isalpha((unsigned char)*p) || *p == '_') {
+      const char *s = p;
+      bool after_sigil = p > q && (p[-1] == '@' || p[-1] == '#' || p[-1] == '!' || p[-1] == '.' || p[-1] == '-');
+      while (isalnum((unsigned char)*p) || *p == '_') p++;
+      if (*p != ':' || after_sigil || !lang) continue;
+      if (ts_language_field_id_for_name(lang, s, (uint32_t)(p - s)) != 0) continue;
+      int line, col;
+      query_pos(L, qn, q, (uint32_t)(s - q), &line, &col);
+      *L->err = tt_xasprintf("%s:%d:%d: key `query`: unknown field at `%.*s:` (language %s)", L->path, line, col,
+                             (int)(p - s), s, tt_lang_name(r->language));
+      return -1;
+    } else {
+      p++;
+    }
+  }
+  return 0;
+}
+
 /* Compiles the rule's query alone and checks every pattern, for precise errors. */
 static int compile_query(loader *L, struct fy_node *qn) {
   tt_rule *r = L->rule;
@@ -257,7 +289,7 @@ static int load_query(loader *L, struct fy_node *root) {
   int line, col;
   tt_yaml_pos(qn, &line, &col);
   r->query_line = (uint32_t)line;
-  if (L->compile && compile_query(L, qn) < 0) return -1;
+  if (check_fields(L, qn) < 0 || (L->compile && compile_query(L, qn) < 0)) return -1;
   scan_captures(r, r->query_text);
   scan_facts(L, qn);
   if (r->n_captures == 0) return fail_at(L, qn, "key `query` captures nothing; capture the node to report");
