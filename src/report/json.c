@@ -1,6 +1,6 @@
 /* The JSON report: the contract in DESIGN.md ("JSON output of lint"), plus fields the
- * contract allows to grow: `errors` (input errors), `summary.suppressed` (lint: findings
- * silenced by tiletrans-ignore), `suppression_problems`, `fix.applied` (rewrite). */
+ * contract allows to grow: `errors` (input errors), `summary.suppressed` (lint, when some
+ * finding was silenced by tiletrans-ignore), `suppression_problems`, `fix.applied` (rewrite). */
 #include "report/json_util.h"
 #include "report/report.h"
 
@@ -56,7 +56,8 @@ void tt_report_json(FILE *out, const tt_report *r) {
                               counts[0] + counts[1] + counts[2], "error", counts[2], "warning", counts[1], "note",
                               counts[0]);
   if (r->rewrite) json_object_set_new(summary, "changed", json_integer(changed));
-  else json_object_set_new(summary, "suppressed", json_integer(suppressed));
+  /* Only when some finding was silenced, so clean outputs keep the contract's shape. */
+  else if (suppressed) json_object_set_new(summary, "suppressed", json_integer(suppressed));
   json_t *root = json_pack("{s:{s:s, s:s}, s:o, s:o}", "tool", "name", "tiletrans", "version", TT_VERSION,
                            "findings", findings, "summary", summary);
   if (json_array_size(errors)) json_object_set_new(root, "errors", errors);

@@ -54,7 +54,7 @@ static void read_directive(const tt_tree *tree, TSNode c, uint32_t at, tt_suppre
   size_t before = s->n;
   /* A comma-separated list of ids; the list ends at an id not followed by a comma. */
   for (j++;;) {
-    while (j < cend && is_blank(src->text[j])) j++; /* (and after a comma: the loop's end) */
+    while (j < cend && is_blank(src->text[j])) j++;
     uint32_t k = j;
     while (k < cend && is_id_char(src->text[k])) k++;
     if (k == j) break;
