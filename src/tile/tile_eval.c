@@ -21,16 +21,26 @@ typedef enum flow { FLOW_NEXT, FLOW_BREAK, FLOW_CONTINUE, FLOW_RETURN } flow;
 
 /* ---- errors ---------------------------------------------------------------- */
 
-void tt_ev_fail(tt_interp *I, TSNode node, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
+static _Noreturn void fail_at(tt_interp *I, TSNode node, bool runtime, const char *fmt, va_list ap) {
   char *msg = tt_xvasprintf(fmt, ap);
-  va_end(ap);
+  I->err_runtime = runtime;
   TSPoint p = ts_node_is_null(node) ? (TSPoint){0, 0} : ts_node_start_point(node);
   free(I->err);
   I->err = tt_xasprintf("%s:%u:%u: %s", I->path, p.row + 1, p.column + 1, msg);
   free(msg);
   longjmp(*I->on_error, 1);
+}
+
+void tt_ev_fail(tt_interp *I, TSNode node, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fail_at(I, node, false, fmt, ap);
+}
+
+void tt_ev_fail_run(tt_interp *I, TSNode node, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fail_at(I, node, true, fmt, ap);
 }
 
 void tt_ev_fail_op(tt_interp *I, TSNode node, const tt_err *e) { tt_ev_fail(I, node, "%s", e->msg); }
@@ -370,7 +380,7 @@ static tt_val scalar_binop(tt_interp *I, TSNode n, tt_binop op, const tt_val *a,
       case TT_OP_MOD:
       case TT_OP_TRUNCDIV:
       case TT_OP_TRUNCMOD: {
-        if (y == 0) tt_ev_fail(I, n, "integer division by zero");
+        if (y == 0) tt_ev_fail_run(I, n, "integer division by zero");
         int64_t q = x / y, m = x % y;
         if (op == TT_OP_FLOORDIV || op == TT_OP_MOD) {
           if (m != 0 && ((m < 0) != (y < 0))) q -= 1, m += y;
@@ -407,7 +417,7 @@ static tt_val scalar_binop(tt_interp *I, TSNode n, tt_binop op, const tt_val *a,
     case TT_OP_SUB: return tt_v_float(x - y);
     case TT_OP_MUL: return tt_v_float(x * y);
     case TT_OP_DIV:
-      if (y == 0) tt_ev_fail(I, n, "division by zero");
+      if (y == 0) tt_ev_fail_run(I, n, "division by zero");
       return tt_v_float(x / y);
     case TT_OP_FLOORDIV:
     case TT_OP_TRUNCDIV: return tt_v_float(__builtin_floor(x / y));
@@ -445,6 +455,7 @@ static tt_val binop_values(tt_interp *I, TSNode n, tt_binop op, bool matmul, con
   else r = tt_op_binary(&I->pool, op, ta, tb, TT_ALIGN_RIGHT, &e);
   tt_tile_release(ta);
   tt_tile_release(tb);
+  if (!r && !strcmp(e.msg, "integer division by zero")) tt_ev_fail_run(I, n, "%s", e.msg);
   if (!r) tt_ev_fail_op(I, n, &e);
   I->ops++;
   return tt_v_tile(r);
@@ -866,7 +877,7 @@ static flow exec_for(tt_interp *I, tt_frame *f, TSNode n, tt_val *ret) {
 static flow exec_while(tt_interp *I, tt_frame *f, TSNode n, tt_val *ret) {
   TSNode cond = ts_node_child_by_field_name(n, "condition", 9), body = ts_node_child_by_field_name(n, "body", 4);
   for (int64_t trips = 0;; trips++) {
-    if (trips > MAX_LOOP_TRIPS) tt_ev_fail(I, n, "while loop ran %d trips without ending", MAX_LOOP_TRIPS);
+    if (trips > MAX_LOOP_TRIPS) tt_ev_fail_run(I, n, "while loop ran %d trips without ending", MAX_LOOP_TRIPS);
     tt_val c = eval(I, f, cond);
     bool b = tt_v_truthy(I, cond, &c);
     tt_v_drop(&c);
@@ -907,7 +918,7 @@ static flow exec_stmt(tt_interp *I, tt_frame *f, TSNode n, tt_val *ret) {
     tt_val c = eval(I, f, ts_node_named_child(n, 0));
     bool b = tt_v_truthy(I, n, &c);
     tt_v_drop(&c);
-    if (!b) tt_ev_fail(I, n, "assertion failed");
+    if (!b) tt_ev_fail_run(I, n, "assertion failed");
     return FLOW_NEXT;
   }
   tt_ev_fail(I, n, "%s statement '%s' is not supported by the tile interpreter", I->lib->dialect, t);
@@ -1157,7 +1168,7 @@ int tt_ev_run(tt_interp *I, const char *kernel, const int64_t grid[3],
     I->err = NULL;
     I->on_error = NULL;
     I->depth = 0;
-    return -1;
+    return I->err_runtime ? TT_TILE_E_RUNTIME : TT_TILE_E_COMPILE;
   }
   for (int64_t z = 0; z < I->grid[2]; z++)
     for (int64_t y = 0; y < I->grid[1]; y++)

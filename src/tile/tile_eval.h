@@ -127,10 +127,15 @@ struct tt_interp {
   int depth;                           /* call depth, against runaway recursion */
   jmp_buf *on_error;
   char *err;                           /* set before the longjmp */
+  bool err_runtime;                    /* the error is the running kernel's */
 };
 
 /* Reports an error at `node` and unwinds to the run's entry. */
 _Noreturn void tt_ev_fail(tt_interp *I, TSNode node, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The same for an error of the running kernel (TT_TILE_E_RUNTIME) rather than of
+ * its text. */
+_Noreturn void tt_ev_fail_run(tt_interp *I, TSNode node, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Reports a tile-op error (e->msg) at `node`; never returns. */
 _Noreturn void tt_ev_fail_op(tt_interp *I, TSNode node, const tt_err *e);

@@ -68,10 +68,15 @@ typedef struct tt_tile_stats {
 } tt_tile_stats;
 
 /* Runs kernel `name` of `p` over `grid` (up to 3 dims; missing dims are 1) with `args`
- * bound to its parameters in order. Returns 0; or -1 with *err set to
- * "FILE:LINE:COL: what" naming the kernel line where the run stopped (an unsupported
- * construct, a shape or dtype error the real compiler rejects, an access the
- * language leaves undefined). stats may be NULL. */
+ * bound to its parameters in order. Returns 0; or, with *err set to
+ * "FILE:LINE:COL: what" naming the kernel line where the run stopped,
+ * TT_TILE_E_COMPILE for what the real compiler rejects or the interpreter does not
+ * support (a construct, a shape or dtype error, a non-power-of-two tile), and
+ * TT_TILE_E_RUNTIME for what goes wrong while running (an access outside an array
+ * under a true mask, an integer overflow the language makes an error, division by
+ * zero, a failed assertion). stats may be NULL. */
+#define TT_TILE_E_COMPILE (-1)
+#define TT_TILE_E_RUNTIME (-2)
 int tt_tile_run(const tt_tile_program *p, const char *name, const int64_t grid[3],
                 const tt_tile_arg *args, size_t nargs, tt_tile_stats *stats, char **err);
 

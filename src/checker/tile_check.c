@@ -1,0 +1,208 @@
+/* tile_check.c — tile specs through the tile interpreter (tile_check.h).
+ *
+ * The kernel under test is the candidate, or the source when a PyTorch reference
+ * stands in for it. A `.py` candidate of a cuTile Python source is Triton and a `.jl`
+ * one cuTile.jl (DESIGN.md); each runs with its own dialect's semantics over the same
+ * bytes. What the interpreter rejects before running (a parse error, an unsupported
+ * construct, a shape the real compiler refuses) is BUILD-FAIL; what fails while
+ * running is RUN-FAIL; both name the kernel line. */
+#include "checker/tile_check.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checker/harness.h"
+#include "checker/proc.h"
+#include "checker/side.h"
+#include "checker/torch_ref.h"
+#include "tile/tt_tile.h"
+#include "util/util.h"
+
+static void set_verdict(tt_check_result *r, tt_check_verdict v, char *msg) {
+  r->status = v;
+  free(r->message);
+  r->message = msg;
+}
+
+static tt_tile_dtype tile_dtype(tt_check_dtype t) {
+  static const tt_tile_dtype map[TT_CHECK_DTYPE_COUNT] = {
+    [TT_CHECK_F16] = TT_TILE_F16, [TT_CHECK_BF16] = TT_TILE_BF16, [TT_CHECK_F32] = TT_TILE_F32,
+    [TT_CHECK_F64] = TT_TILE_F64, [TT_CHECK_I8] = TT_TILE_I8, [TT_CHECK_I16] = TT_TILE_I16,
+    [TT_CHECK_I32] = TT_TILE_I32, [TT_CHECK_I64] = TT_TILE_I64, [TT_CHECK_U8] = TT_TILE_U8,
+    [TT_CHECK_U32] = TT_TILE_U32, [TT_CHECK_U64] = TT_TILE_U64,
+  };
+  return map[t];
+}
+
+/* The tile interpreter's arguments over `blob` (a private copy of the inputs). */
+static tt_tile_arg *tile_args(const tt_check_spec *spec, unsigned char *blob, size_t len) {
+  tt_tile_arg *args = tt_xcalloc(spec->nargs ? spec->nargs : 1, sizeof *args);
+  for (size_t i = 0; i < spec->nargs; i++) {
+    const tt_check_arg *a = &spec->args[i];
+    tt_tile_arg *t = &args[i];
+    t->name = a->name;
+    if (a->is_buffer) {
+      size_t n;
+      t->kind = TT_TILE_ARG_ARRAY;
+      t->dtype = tile_dtype(a->dtype);
+      t->data = (void *)tt_check_inputs_arg(blob, len, i, &n);
+      t->ndim = a->ndim ? a->ndim : 1;
+      for (int d = 0; d < t->ndim; d++) t->shape[d] = a->ndim ? a->shape[d] : a->len;
+      int64_t s = 1;
+      for (int d = t->ndim - 1; d >= 0; d--) t->strides[d] = s, s *= t->shape[d];
+    } else if (a->value_is_float) {
+      t->kind = TT_TILE_ARG_FLOAT;
+      t->fvalue = a->fvalue;
+    } else {
+      t->kind = TT_TILE_ARG_INT;
+      t->ivalue = a->ivalue;
+    }
+  }
+  return args;
+}
+
+/* The output buffers of `blob`, concatenated in argument order. */
+static unsigned char *outputs_of(const tt_check_spec *spec, const unsigned char *blob, size_t len) {
+  unsigned char *out = tt_xmalloc(tt_check_side_output_bytes(spec) + 1);
+  size_t off = 0;
+  for (size_t i = 0; i < spec->nargs; i++) {
+    if (!spec->args[i].output) continue;
+    size_t n;
+    const unsigned char *p = tt_check_inputs_arg(blob, len, i, &n);
+    memcpy(out + off, p, n);
+    off += n;
+  }
+  return out;
+}
+
+typedef struct tile_side {
+  const char *path;
+  tt_tile_dialect dialect;
+  const char *entry;
+  const char *semantics;
+} tile_side;
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Which file, dialect and entry the kernel under test is; 0, or -1 with a verdict. */
+static int side_under_test(const tt_check_spec *spec, tile_side *s, tt_check_result *r) {
+  const char *path = spec->candidate ? spec->candidate : spec->source;
+  s->path = path;
+  s->entry = spec->candidate && spec->candidate_entry ? spec->candidate_entry : spec->kernel;
+  int is_source = path == spec->source;
+  if (ends_with(path, ".jl")) {
+    set_verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("%s: cuTile.jl candidates are not run by the tile interpreter yet "
+                                                     "(only cuTile Python is)", path));
+    return -1;
+  }
+  if ((is_source && spec->lang == TT_CHECK_LANG_TRITON) || (!is_source && spec->lang == TT_CHECK_LANG_CUTILE_PYTHON) ||
+      (!is_source && spec->lang == TT_CHECK_LANG_TRITON)) {
+    set_verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("%s: Triton kernels are not run by the tile interpreter yet "
+                                                     "(only cuTile Python is)", path));
+    return -1;
+  }
+  s->dialect = TT_TILE_CUTILE_PYTHON;
+  s->semantics = "cutile-python";
+  return 0;
+}
+
+/* Runs one side; on success *out holds its outputs. */
+static int run_side(const tt_check_spec *spec, const tile_side *s, const unsigned char *inputs, size_t in_len,
+                    const char *role, unsigned char **out, double *secs, tt_check_result *r) {
+  size_t len = 0;
+  char *text = tt_check_read_file(s->path, &len, 0), *err = NULL;
+  if (!text) {
+    set_verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("%s: cannot read %s: %s", role, s->path, strerror(errno)));
+    return -1;
+  }
+  double t0 = tt_check_now();
+  tt_tile_program *p = tt_tile_program_load(s->path, text, len, s->dialect, &err);
+  free(text);
+  if (!p) {
+    set_verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("%s (%s): %s", role, s->semantics, err));
+    free(err);
+    return -1;
+  }
+  unsigned char *blob = tt_xmalloc(in_len);
+  memcpy(blob, inputs, in_len);
+  tt_tile_arg *args = tile_args(spec, blob, in_len);
+  int rc = tt_tile_run(p, s->entry, spec->grid, args, spec->nargs, NULL, &err);
+  *secs = tt_check_now() - t0;
+  if (rc) {
+    set_verdict(r, rc == TT_TILE_E_RUNTIME ? TT_CHECK_RUN_FAIL : TT_CHECK_BUILD_FAIL,
+                tt_xasprintf("%s (%s): %s", role, s->semantics, err));
+    free(err);
+  } else {
+    *out = outputs_of(spec, blob, in_len);
+  }
+  free(args);
+  free(blob);
+  tt_tile_program_free(p);
+  return rc ? -1 : 0;
+}
+
+static char *make_workdir(void) {
+  const char *tmp = getenv("TMPDIR");
+  char *tmpl = tt_xasprintf("%s/tiletrans-check-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (mkdtemp(tmpl)) return tmpl;
+  free(tmpl);
+  return NULL;
+}
+
+void tt_check_run_tile(const tt_check_spec *spec, const tt_check_options *o, tt_check_result *r) {
+  tile_side test;
+  unsigned char *ref_out = NULL, *cand_out = NULL, *inputs = NULL;
+  char *workdir = NULL;
+  free(r->reference.semantics);
+  free(r->candidate.semantics);
+  free(r->reference.source);
+  free(r->candidate.source);
+  r->reference.semantics = strdup(spec->torch_ref ? "torch/cpu" : "cutile-python");
+  r->reference.source = strdup(spec->torch_ref ? spec->path : spec->source);
+  r->candidate.semantics = strdup("tile");
+  r->candidate.source = strdup(spec->candidate ? spec->candidate : spec->source);
+  if (!spec->torch_ref && !spec->candidate) {
+    set_verdict(r, TT_CHECK_TRANSLATE_FAIL, tt_xasprintf("%s: tiletrans does not translate cuTile Python yet; give "
+                                                         "a candidate: (a .jl or Triton .py file) or a reference: {torch: ...}",
+                                                         spec->source));
+    return;
+  }
+  if (side_under_test(spec, &test, r)) return;
+  free(r->candidate.semantics);
+  r->candidate.semantics = strdup(test.semantics);
+  size_t in_len = 0;
+  uint64_t seed = o->seed_set ? o->seed : spec->seed;
+  inputs = tt_check_inputs_make(spec, seed, &in_len);
+  if (spec->torch_ref) {
+    if (!(workdir = make_workdir())) {
+      set_verdict(r, TT_CHECK_RUN_FAIL, tt_xasprintf("cannot create a work dir: %s", strerror(errno)));
+      goto done;
+    }
+    char *err = NULL;
+    double t0 = tt_check_now();
+    tt_torch_status st = tt_check_torch_run(spec, inputs, in_len, workdir, o->timeout_s, &ref_out, &err);
+    r->reference.run_s = tt_check_now() - t0;
+    if (st != TT_TORCH_OK) {
+      set_verdict(r, st == TT_TORCH_MISSING ? TT_CHECK_BUILD_FAIL : TT_CHECK_RUN_FAIL, tt_xasprintf("reference (torch/cpu): %s", err));
+      free(err);
+      goto done;
+    }
+  } else {
+    tile_side ref = {spec->source, TT_TILE_CUTILE_PYTHON, spec->kernel, "cutile-python"};
+    if (run_side(spec, &ref, inputs, in_len, "reference", &ref_out, &r->reference.run_s, r)) goto done;
+  }
+  r->reference.built = 1;
+  if (run_side(spec, &test, inputs, in_len, "candidate", &cand_out, &r->candidate.run_s, r)) goto done;
+  r->candidate.built = 1;
+  tt_check_compare_buffers(spec, ref_out, cand_out, r);
+done:
+  if (workdir && !o->keep) tt_check_side_rmtree(workdir);
+  free(workdir);
+  free(inputs);
+  free(ref_out);
+  free(cand_out);
+}
