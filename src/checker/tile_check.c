@@ -9,6 +9,7 @@
 #include "checker/tile_check.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,14 +100,9 @@ static int side_under_test(const tt_check_spec *spec, tile_side *s, tt_check_res
                                                      "(only cuTile Python is)", path));
     return -1;
   }
-  if ((is_source && spec->lang == TT_CHECK_LANG_TRITON) || (!is_source && spec->lang == TT_CHECK_LANG_CUTILE_PYTHON) ||
-      (!is_source && spec->lang == TT_CHECK_LANG_TRITON)) {
-    set_verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("%s: Triton kernels are not run by the tile interpreter yet "
-                                                     "(only cuTile Python is)", path));
-    return -1;
-  }
-  s->dialect = TT_TILE_CUTILE_PYTHON;
-  s->semantics = "cutile-python";
+  bool triton = is_source ? spec->lang == TT_CHECK_LANG_TRITON : ends_with(path, ".py");
+  s->dialect = triton ? TT_TILE_TRITON : TT_TILE_CUTILE_PYTHON;
+  s->semantics = triton ? "triton" : "cutile-python";
   return 0;
 }
 
@@ -161,11 +157,11 @@ void tt_check_run_tile(const tt_check_spec *spec, const tt_check_options *o, tt_
   free(r->candidate.semantics);
   free(r->reference.source);
   free(r->candidate.source);
-  r->reference.semantics = strdup(spec->torch_ref ? "torch/cpu" : "cutile-python");
+  r->reference.semantics = strdup(spec->torch_ref ? "torch/cpu" : spec->lang == TT_CHECK_LANG_TRITON ? "triton" : "cutile-python");
   r->reference.source = strdup(spec->torch_ref ? spec->path : spec->source);
   r->candidate.semantics = strdup("tile");
   r->candidate.source = strdup(spec->candidate ? spec->candidate : spec->source);
-  if (!spec->torch_ref && !spec->candidate) {
+  if (!spec->torch_ref && !spec->candidate && spec->lang == TT_CHECK_LANG_CUTILE_PYTHON) {
     set_verdict(r, TT_CHECK_TRANSLATE_FAIL, tt_xasprintf("%s: tiletrans does not translate cuTile Python yet; give "
                                                          "a candidate: (a .jl or Triton .py file) or a reference: {torch: ...}",
                                                          spec->source));
@@ -192,7 +188,9 @@ void tt_check_run_tile(const tt_check_spec *spec, const tt_check_options *o, tt_
       goto done;
     }
   } else {
-    tile_side ref = {spec->source, TT_TILE_CUTILE_PYTHON, spec->kernel, "cutile-python"};
+    bool triton = spec->lang == TT_CHECK_LANG_TRITON;
+    tile_side ref = {spec->source, triton ? TT_TILE_TRITON : TT_TILE_CUTILE_PYTHON, spec->kernel,
+                     triton ? "triton" : "cutile-python"};
     if (run_side(spec, &ref, inputs, in_len, "reference", &ref_out, &r->reference.run_s, r)) goto done;
   }
   r->reference.built = 1;

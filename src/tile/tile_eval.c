@@ -76,15 +76,17 @@ static void tuple_unlink_free(tt_tuple *t) {
   free(t);
 }
 
+static bool holds_tuple(tt_vk k) { return k == TV_TUPLE || k == TV_LAUNCH || k == TV_DICT; }
+
 tt_val tt_v_copy(const tt_val *v) {
   if (v->k == TV_TILE) tt_tile_ref(v->u.t);
-  if (v->k == TV_TUPLE) v->u.tu->refs++;
+  if (holds_tuple(v->k)) v->u.tu->refs++;
   return *v;
 }
 
 void tt_v_drop(tt_val *v) {
   if (v->k == TV_TILE) tt_tile_release(v->u.t);
-  if (v->k == TV_TUPLE && --v->u.tu->refs == 0) {
+  if (holds_tuple(v->k) && --v->u.tu->refs == 0) {
     tt_tuple *t = v->u.tu;
     for (int i = 0; i < t->n; i++) tt_v_drop(&t->items[i]);
     tuple_unlink_free(t);
@@ -94,7 +96,8 @@ void tt_v_drop(tt_val *v) {
 
 const char *tt_v_kind_name(tt_vk k) {
   static const char *const names[] = {"None", "bool", "int", "float", "str", "tuple", "tile",
-                                      "array", "dtype", "enum", "function", "builtin", "module", "slice"};
+                                      "array", "dtype", "enum", "function", "builtin", "module", "launch",
+                                      "lambda", "dict"};
   return names[k];
 }
 
@@ -289,8 +292,8 @@ static tt_val py_range(tt_interp *I, tt_args *a) {
 static tt_val py_print(tt_interp *I, tt_args *a) { return tt_v_none(); }
 
 static const tt_builtin py_builtins[] = {
-  {"min", py_min}, {"max", py_max}, {"int", py_int}, {"float", py_float}, {"abs", py_abs},
-  {"len", py_len}, {"range", py_range}, {"print", py_print},
+  {"min", py_min, false}, {"max", py_max, false}, {"int", py_int, false}, {"float", py_float, false}, {"abs", py_abs, false},
+  {"len", py_len, false}, {"range", py_range, false}, {"print", py_print, false},
 };
 
 static const tt_builtin *py_builtin(const char *name, uint32_t len) {
@@ -432,6 +435,27 @@ static tt_val scalar_binop(tt_interp *I, TSNode n, tt_binop op, const tt_val *a,
   }
 }
 
+/* ptr + int, int + ptr, ptr - int: offsets move, the pointer's buffer stays. */
+static tt_val pointer_arith(tt_interp *I, TSNode n, tt_binop op, tt_tile_t *ta, tt_tile_t *tb) {
+  tt_tile_t *p = ta->ptr_arg ? ta : tb, *o = ta->ptr_arg ? tb : ta;
+  bool ok = (op == TT_OP_ADD && !(ta->ptr_arg && tb->ptr_arg)) || (op == TT_OP_SUB && ta->ptr_arg && !tb->ptr_arg);
+  if (!ok || !tt_dtype_is_int(o->dtype)) {
+    tt_tile_release(ta);
+    tt_tile_release(tb);
+    tt_ev_fail(I, n, "pointers take only + and - of integer offsets");
+  }
+  tt_err e;
+  tt_tile_t *r = tt_op_binary(&I->pool, op, ta, tb, TT_ALIGN_RIGHT, &e);
+  int arg = p->ptr_arg;
+  tt_tile_dtype elem = p->ptr_elem;
+  tt_tile_release(ta);
+  tt_tile_release(tb);
+  if (!r) tt_ev_fail_op(I, n, &e);
+  r->ptr_arg = arg, r->ptr_elem = elem;
+  I->ops++;
+  return tt_v_tile(r);
+}
+
 /* The dtype a Python number takes next to a tile (weak typing, as JAX and cuTile). */
 static tt_tile_dtype weak_like(const tt_val *other) {
   return other->k == TV_TILE ? other->u.t->dtype : TT_TILE_F32;
@@ -449,12 +473,23 @@ static tt_val binop_values(tt_interp *I, TSNode n, tt_binop op, bool matmul, con
   }
   tt_tile_t *ta = tt_v_as_tile(I, n, a, weak_like(b));
   tt_tile_t *tb = tt_v_as_tile(I, n, b, weak_like(a));
+  if (ta->ptr_arg || tb->ptr_arg) return pointer_arith(I, n, op, ta, tb);
   tt_err e;
   tt_tile_t *r;
+  int64_t wrapped = -1;
   if (matmul) r = tt_op_matmul(&I->pool, ta, tb, NULL, tt_dtype_promote(ta->dtype, tb->dtype), &e);
-  else r = tt_op_binary(&I->pool, op, ta, tb, TT_ALIGN_RIGHT, &e);
+  else r = tt_op_binary_checked(&I->pool, op, ta, tb, TT_ALIGN_RIGHT, I->lib->int_overflow_is_error ? &wrapped : NULL, &e);
   tt_tile_release(ta);
   tt_tile_release(tb);
+  if (r && wrapped >= 0) {
+    tt_tile_dtype rdt = r->dtype;
+    tt_tile_release(r);
+    uint32_t len;
+    const char *s = node_text(I, ts_node_parent(n), &len);
+    tt_ev_fail_run(I, ts_node_parent(n), "%s overflows in `%.*s` (element %lld): Triton computes this offset in %s; "
+                   "cast to tl.int64 first", tt_tile_dtype_name(rdt), (int)(len > 60 ? 60 : len), s,
+                   (long long)wrapped, tt_tile_dtype_name(rdt));
+  }
   if (!r && !strcmp(e.msg, "integer division by zero")) tt_ev_fail_run(I, n, "%s", e.msg);
   if (!r) tt_ev_fail_op(I, n, &e);
   I->ops++;
@@ -592,6 +627,9 @@ static void drop_args(tt_args *a) {
   for (int i = 0; i < a->nkw; i++) tt_v_drop(&a->kw[i].v);
 }
 
+static tt_val call_lambda(tt_interp *I, const tt_val *lam, tt_args *a);
+static tt_val launch(tt_interp *I, const tt_val *l, tt_args *a);
+
 static tt_val eval_call(tt_interp *I, tt_frame *f, TSNode n) {
   TSNode fn = ts_node_child_by_field_name(n, "function", 8);
   TSNode al = ts_node_child_by_field_name(n, "arguments", 9);
@@ -629,6 +667,8 @@ static tt_val eval_call(tt_interp *I, tt_frame *f, TSNode n) {
   a.call = n;
   if (callee.k == TV_BUILTIN) out = callee.u.b->fn(I, &a);
   else if (callee.k == TV_FUNC) out = call_function(I, callee.u.fn, &a);
+  else if (callee.k == TV_LAMBDA) out = call_lambda(I, &callee, &a);
+  else if (callee.k == TV_LAUNCH) out = launch(I, &callee, &a);
   else tt_ev_fail(I, fn, "a %s is not callable", tt_v_kind_name(callee.k));
   drop_args(&a);
   tt_v_drop(&callee);
@@ -662,6 +702,29 @@ static tt_val eval_subscript(tt_interp *I, tt_frame *f, TSNode n) {
     subs[ns++] = c;
   }
   if (v.k == TV_BUILTIN) return v;
+  if (v.k == TV_FUNC) {
+    /* kernel[grid]: a launch, called next with the kernel's arguments */
+    if (ns != 1) tt_ev_fail(I, n, "a launch takes one grid: kernel[grid](...)");
+    tt_val l = tt_v_tuple(I, 2);
+    l.k = TV_LAUNCH;
+    l.u.tu->items[0] = v;
+    l.u.tu->items[1] = eval(I, f, subs[0]);
+    return l;
+  }
+  if (v.k == TV_DICT) {
+    tt_val key = eval(I, f, subs[0]);
+    if (key.k != TV_STR) tt_ev_fail(I, subs[0], "dictionary keys are strings");
+    for (int i = 0; i + 1 < v.u.tu->n; i += 2) {
+      const tt_val *k = &v.u.tu->items[i];
+      if (k->u.str.e - k->u.str.s == key.u.str.e - key.u.str.s &&
+          !memcmp(I->text + k->u.str.s, I->text + key.u.str.s, k->u.str.e - k->u.str.s)) {
+        tt_val r = tt_v_copy(&v.u.tu->items[i + 1]);
+        tt_v_drop(&v);
+        return r;
+      }
+    }
+    tt_ev_fail(I, subs[0], "no launch argument '%.*s'", (int)(key.u.str.e - key.u.str.s), I->text + key.u.str.s);
+  }
   if (v.k == TV_TUPLE) {
     if (ns != 1) tt_ev_fail(I, n, "a tuple takes one index");
     tt_val iv = eval(I, f, subs[0]);
@@ -694,9 +757,19 @@ static tt_val eval_subscript(tt_interp *I, tt_frame *f, TSNode n) {
   }
   tt_err e;
   tt_tile_t *r = tt_op_reshape(&I->pool, v.u.t, nd, shape, &e);
+  if (r) r->ptr_arg = v.u.t->ptr_arg, r->ptr_elem = v.u.t->ptr_elem;
   tt_v_drop(&v);
   if (!r) tt_ev_fail_op(I, n, &e);
   return tt_v_tile(r);
+}
+
+static tt_val eval_lambda(tt_interp *I, tt_frame *f, TSNode n) {
+  if (I->nlambdas == I->cap_lambdas) {
+    I->cap_lambdas = I->cap_lambdas ? 2 * I->cap_lambdas : 8;
+    I->lambdas = tt_xrealloc(I->lambdas, sizeof *I->lambdas * I->cap_lambdas);
+  }
+  I->lambdas[I->nlambdas] = n;
+  return (tt_val){.k = TV_LAMBDA, .u.lam = {I->nlambdas++, f}};
 }
 
 static tt_val eval(tt_interp *I, tt_frame *f, TSNode n) {
@@ -735,6 +808,7 @@ static tt_val eval(tt_interp *I, tt_frame *f, TSNode n) {
       break;
     case 'l':
       if (!strcmp(t, "list")) return eval_tuple(I, f, n);
+      if (!strcmp(t, "lambda")) return eval_lambda(I, f, n);
       break;
     case 's':
       if (!strcmp(t, "string")) return eval_string(I, n);
@@ -992,6 +1066,114 @@ static tt_val call_function(tt_interp *I, int fi, tt_args *a) {
   return ret;
 }
 
+/* A lambda runs in a frame above the one it was made in (a grid lambda reads the host
+ * function's locals); it is only called while that frame is alive. */
+static tt_val call_lambda(tt_interp *I, const tt_val *lam, tt_args *a) {
+  TSNode n = I->lambdas[lam->u.lam.node_id];
+  TSNode ps = ts_node_child_by_field_name(n, "parameters", 10), body = ts_node_child_by_field_name(n, "body", 4);
+  tt_frame fr = {.up = lam->u.lam.frame};
+  jmp_buf *outer = I->on_error, here;
+  if (setjmp(here)) {
+    frame_clear(&fr);
+    I->on_error = outer;
+    longjmp(*outer, 1);
+  }
+  I->on_error = &here;
+  uint32_t np = ts_node_is_null(ps) ? 0 : ts_node_named_child_count(ps);
+  if ((int)np != a->n + a->nkw) tt_ev_fail(I, a->call, "the lambda takes %u arguments, %d given", np, a->n + a->nkw);
+  for (uint32_t i = 0; i < np; i++) {
+    uint32_t len;
+    const char *s = node_text(I, ts_node_named_child(ps, i), &len);
+    frame_set(I, &fr, s, len, tt_v_copy(i < (uint32_t)a->n ? &a->pos[i] : &a->kw[i - a->n].v));
+  }
+  tt_val r = eval(I, &fr, body);
+  I->on_error = outer;
+  frame_clear(&fr);
+  return r;
+}
+
+/* The grid of a launch: a tuple or int, or a lambda of the launch's keyword
+ * arguments (meta['BLOCK']). */
+static void launch_grid(tt_interp *I, const tt_val *g, tt_args *a, int64_t grid[3]) {
+  tt_val v = tt_v_copy(g);
+  if (v.k == TV_LAMBDA) {
+    tt_val meta = tt_v_tuple(I, 2 * a->nkw);
+    meta.k = TV_DICT;
+    for (int i = 0; i < a->nkw; i++) {
+      uint32_t s = (uint32_t)(a->kw[i].name - I->text);
+      meta.u.tu->items[2 * i] = (tt_val){.k = TV_STR, .u.str = {s, s + a->kw[i].len}};
+      meta.u.tu->items[2 * i + 1] = tt_v_copy(&a->kw[i].v);
+    }
+    tt_args la = {.n = 1, .call = a->call};
+    la.pos[0] = meta;
+    la.posnode[0] = a->call;
+    tt_val r = call_lambda(I, &v, &la);
+    tt_v_drop(&la.pos[0]);
+    v = r;
+  }
+  grid[0] = grid[1] = grid[2] = 1;
+  if (v.k == TV_TUPLE) {
+    if (v.u.tu->n < 1 || v.u.tu->n > 3) tt_ev_fail(I, a->call, "a grid has 1 to 3 dims, got %d", v.u.tu->n);
+    for (int i = 0; i < v.u.tu->n; i++) grid[i] = tt_v_as_int(I, a->call, &v.u.tu->items[i]);
+  } else {
+    grid[0] = tt_v_as_int(I, a->call, &v);
+  }
+  tt_v_drop(&v);
+  for (int i = 0; i < 3; i++)
+    if (grid[i] < 0) tt_ev_fail(I, a->call, "grid dim %d is negative (%lld)", i, (long long)grid[i]);
+}
+
+/* kernel[grid](args): runs the kernel once per program id, each parameter bound to
+ * what the dialect makes of its argument (a tensor becomes a pointer). Keyword
+ * arguments that name no parameter (num_warps, num_stages) are launch options. */
+static tt_val launch(tt_interp *I, const tt_val *l, tt_args *a) {
+  if (!I->lib->launch_arg) tt_ev_fail(I, a->call, "%s has no kernel[grid](...) launches", I->lib->dialect);
+  int fi = l->u.tu->items[0].u.fn;
+  const tt_func *fn = &I->funcs[fi];
+  TSNode names[TT_MAX_ARGS + 4], dflts[TT_MAX_ARGS + 4];
+  int np = params_of(fn->def, names, dflts, TT_MAX_ARGS + 4);
+  if (np < 0 || np > TT_MAX_ARGS) tt_ev_fail(I, a->call, "kernel '%.*s' has a parameter form the interpreter does not launch", (int)fn->name_len, fn->name);
+  const tt_val *given[TT_MAX_ARGS] = {0};
+  for (int i = 0; i < a->n; i++) {
+    if (i >= np) tt_ev_fail(I, a->posnode[i], "kernel '%.*s' takes %d parameters, %d given", (int)fn->name_len, fn->name, np, a->n);
+    given[i] = &a->pos[i];
+  }
+  for (int k = 0; k < a->nkw; k++)
+    for (int i = 0; i < np; i++) {
+      uint32_t len;
+      const char *s = node_text(I, names[i], &len);
+      if (len == a->kw[k].len && !memcmp(s, a->kw[k].name, len)) given[i] = &a->kw[k].v;
+    }
+  int64_t grid[3];
+  launch_grid(I, &l->u.tu->items[1], a, grid);
+  int64_t saved[3] = {I->bid[0], I->bid[1], I->bid[2]}, saved_grid[3] = {I->grid[0], I->grid[1], I->grid[2]};
+  memcpy(I->grid, grid, sizeof grid);
+  for (int64_t z = 0; z < grid[2]; z++)
+    for (int64_t y = 0; y < grid[1]; y++)
+      for (int64_t x = 0; x < grid[0]; x++) {
+        I->bid[0] = x, I->bid[1] = y, I->bid[2] = z;
+        tt_args ka = {.n = np, .call = a->call};
+        for (int i = 0; i < np; i++) {
+          ka.posnode[i] = names[i];
+          ka.pos[i] = tt_v_none();
+        }
+        for (int i = 0; i < np; i++) {
+          TSNode p = ts_node_parent(names[i]);
+          TSNode ann = type_is(p, "typed_parameter") || type_is(p, "typed_default_parameter")
+                           ? ts_node_child_by_field_name(p, "type", 4) : (TSNode){0};
+          if (given[i]) ka.pos[i] = I->lib->launch_arg(I, names[i], ann, tt_v_copy(given[i]));
+          else if (!ts_node_is_null(dflts[i])) ka.pos[i] = eval(I, &I->globals, dflts[i]);
+          else tt_ev_fail(I, a->call, "the launch gives no value for parameter '%.*s'", (int)(ts_node_end_byte(names[i]) - ts_node_start_byte(names[i])), I->text + ts_node_start_byte(names[i]));
+        }
+        tt_val r = call_function(I, fi, &ka);
+        tt_v_drop(&r);
+        for (int i = 0; i < np; i++) tt_v_drop(&ka.pos[i]);
+      }
+  memcpy(I->bid, saved, sizeof saved);
+  memcpy(I->grid, saved_grid, sizeof saved_grid);
+  return tt_v_none();
+}
+
 /* ---- loading --------------------------------------------------------------- */
 
 static void bind_import(tt_interp *I, TSNode stmt) {
@@ -1015,6 +1197,30 @@ static void bind_import(tt_interp *I, TSNode stmt) {
   }
 }
 
+/* from triton.language.extra import libdevice [as ld]: binds the dotted module. */
+static void bind_import_from(tt_interp *I, TSNode stmt) {
+  TSNode from = ts_node_child_by_field_name(stmt, "module_name", 11);
+  uint32_t fl;
+  const char *fs = node_text(I, from, &fl);
+  for (uint32_t i = 0; i < ts_node_named_child_count(stmt); i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (ts_node_eq(c, from)) continue;
+    TSNode name = c, alias = c;
+    if (type_is(c, "aliased_import")) {
+      name = ts_node_child_by_field_name(c, "name", 4);
+      alias = ts_node_child_by_field_name(c, "alias", 5);
+    } else if (!type_is(c, "dotted_name")) {
+      continue;
+    }
+    uint32_t nl, al;
+    const char *ns = node_text(I, name, &nl), *as = node_text(I, alias, &al);
+    char *dotted = tt_xasprintf("%.*s.%.*s", (int)fl, fs, (int)nl, ns);
+    int mod = I->lib->module_for_import(dotted, (uint32_t)strlen(dotted));
+    free(dotted);
+    if (mod >= 0) frame_set(I, &I->globals, as, al, (tt_val){.k = TV_MODULE, .u.mod = mod});
+  }
+}
+
 static bool decorated_as_kernel(tt_interp *I, TSNode decorated) {
   for (uint32_t i = 0; i < ts_node_named_child_count(decorated); i++) {
     TSNode d = ts_node_named_child(decorated, i);
@@ -1029,7 +1235,7 @@ static bool decorated_as_kernel(tt_interp *I, TSNode decorated) {
     tt_binding *b = frame_find(&I->globals, os, ol);
     tt_val v;
     if (b && b->v.k == TV_MODULE && I->lib->module_attr(I, b->v.u.mod, as, al, &v) && v.k == TV_BUILTIN &&
-        !strcmp(v.u.b->name, "kernel"))
+        v.u.b->kernel_decorator)
       return true;
   }
   return false;
@@ -1096,6 +1302,7 @@ int tt_ev_load(tt_interp *I, const char *path, const char *text, size_t len, con
   for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
     TSNode s = ts_node_named_child(root, i);
     if (type_is(s, "import_statement")) bind_import(I, s);
+    if (type_is(s, "import_from_statement")) bind_import_from(I, s);
   }
   for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
     TSNode s = ts_node_named_child(root, i);
@@ -1121,6 +1328,7 @@ void tt_ev_unload(tt_interp *I) {
   }
   tt_tpool_clear(&I->pool);
   free(I->funcs);
+  free(I->lambdas);
   if (I->tree) ts_tree_delete(I->tree);
   free(I->err);
   memset(I, 0, sizeof *I);
@@ -1154,6 +1362,7 @@ int tt_ev_run(tt_interp *I, const char *kernel, const int64_t grid[3],
     return -1;
   }
   I->args = args, I->nargs = nargs;
+  I->nlambdas = 0;
   for (int d = 0; d < 3; d++) I->grid[d] = grid[d] > 0 ? grid[d] : 1;
   /* Globals' tuples stay; everything after this mark belongs to the run. */
   tt_tuple *mark = I->tuples;
@@ -1170,9 +1379,23 @@ int tt_ev_run(tt_interp *I, const char *kernel, const int64_t grid[3],
     I->depth = 0;
     return I->err_runtime ? TT_TILE_E_RUNTIME : TT_TILE_E_COMPILE;
   }
-  for (int64_t z = 0; z < I->grid[2]; z++)
-    for (int64_t y = 0; y < I->grid[1]; y++)
-      for (int64_t x = 0; x < I->grid[0]; x++) {
+  /* A host entry (Triton's launcher) runs once and launches its kernels itself. */
+  int64_t blocks[3] = {I->grid[0], I->grid[1], I->grid[2]};
+  if (I->lib->entry_is_host) {
+    if (fn->kernel) {
+      free(I->err);
+      I->err = NULL;
+      TSPoint p = ts_node_start_point(fn->def);
+      *err = tt_xasprintf("%s:%u:%u: '%s' is a kernel; the spec's entry is the host function that launches it",
+                          I->path, p.row + 1, p.column + 1, kernel);
+      I->on_error = NULL;
+      return TT_TILE_E_COMPILE;
+    }
+    blocks[0] = blocks[1] = blocks[2] = 1;
+  }
+  for (int64_t z = 0; z < blocks[2]; z++)
+    for (int64_t y = 0; y < blocks[1]; y++)
+      for (int64_t x = 0; x < blocks[0]; x++) {
         I->bid[0] = x, I->bid[1] = y, I->bid[2] = z;
         for (int i = 0; i < np; i++) {
           uint32_t len;

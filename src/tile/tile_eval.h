@@ -25,8 +25,13 @@ typedef struct tt_builtin tt_builtin;
 
 typedef enum tt_vk {
   TV_NONE, TV_BOOL, TV_INT, TV_FLOAT, TV_STR, TV_TUPLE, TV_TILE, TV_ARRAY, TV_DTYPE,
-  TV_ENUM, TV_FUNC, TV_BUILTIN, TV_MODULE, TV_SLICE
+  TV_ENUM, TV_FUNC, TV_BUILTIN, TV_MODULE,
+  TV_LAUNCH, /* kernel[grid]: u.tu is the tuple (function, grid) */
+  TV_LAMBDA, /* a lambda expression and the frame it was made in */
+  TV_DICT    /* u.tu holds key, value, key, value, ...; keys are strings */
 } tt_vk;
+
+typedef struct tt_frame tt_frame;
 
 typedef struct tt_tuple {
   int refs;
@@ -50,6 +55,7 @@ struct tt_val {
     const tt_builtin *b;       /* TV_BUILTIN */
     int mod;                   /* TV_MODULE: a library's module id */
     struct { uint32_t s, e; } str; /* TV_STR: the literal's bytes in the source, unquoted */
+    struct { uint32_t node_id; tt_frame *frame; } lam; /* TV_LAMBDA: see tt_interp.lambdas */
   } u;
 };
 
@@ -69,6 +75,7 @@ typedef tt_val (*tt_builtin_fn)(tt_interp *I, tt_args *a);
 struct tt_builtin {
   const char *name;
   tt_builtin_fn fn;
+  bool kernel_decorator;               /* @ct.kernel, @triton.jit */
 };
 
 /* What a dialect plugs into the core. */
@@ -86,6 +93,13 @@ typedef struct tt_lib {
                  tt_val *out);
   /* C (truncating) or Python (flooring) integer // and % */
   bool trunc_int_div;
+  /* integer tiles narrower than 64 bits that overflow are an error (Triton's offsets) */
+  bool int_overflow_is_error;
+  /* a kernel launch kernel[grid](...): the value parameter `param` (its annotation
+   * node may be null) receives for argument `v` (taken); NULL: launches unsupported */
+  tt_val (*launch_arg)(tt_interp *I, TSNode param, TSNode annotation, tt_val v);
+  /* run the entry once as a host function (Triton) instead of per block (cuTile) */
+  bool entry_is_host;
 } tt_lib;
 
 /* A function of the program: its definition node and its decorators' verdict. */
@@ -102,11 +116,11 @@ typedef struct tt_binding {
   tt_val v;
 } tt_binding;
 
-typedef struct tt_frame {
+struct tt_frame {
   tt_binding *vars;
   int n, cap;
-  struct tt_frame *up;                 /* the module frame, for globals */
-} tt_frame;
+  struct tt_frame *up;                 /* the enclosing frame: globals, or a lambda's maker */
+};
 
 struct tt_interp {
   const char *path;
@@ -124,6 +138,8 @@ struct tt_interp {
   tt_tpool pool;
   tt_tuple *tuples;
   uint64_t ops;
+  TSNode *lambdas;                     /* lambda nodes seen, by TV_LAMBDA node_id */
+  uint32_t nlambdas, cap_lambdas;
   int depth;                           /* call depth, against runaway recursion */
   jmp_buf *on_error;
   char *err;                           /* set before the longjmp */

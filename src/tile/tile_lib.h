@@ -5,5 +5,6 @@
 #include "tile/tile_eval.h"
 
 extern const tt_lib tt_lib_cutile_python; /* tile_lib_ct.c */
+extern const tt_lib tt_lib_triton;        /* tile_lib_tl.c */
 
 #endif

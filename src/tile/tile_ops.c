@@ -97,6 +97,14 @@ static void rows_next(rows *r) {
   }
 }
 
+/* Index of the first signed integer element outside t's width, or -1. */
+static int64_t first_wrapped(const tt_tile_t *t) {
+  if (!tt_dtype_is_signed(t->dtype) || t->dtype == TT_TILE_I64) return -1; /* unsigned wraps by definition */
+  for (int64_t i = 0; i < t->n; i++)
+    if (tt_wrap_int(t->dtype, t->data.i[i]) != t->data.i[i]) return i;
+  return -1;
+}
+
 static void round_tile(tt_tile_t *t) {
   if (tt_dtype_store(t->dtype) == TT_STORE_F32 && t->dtype != TT_TILE_F32)
     for (int64_t i = 0; i < t->n; i++) t->data.f[i] = tt_round_f32(t->dtype, t->data.f[i]);
@@ -237,6 +245,11 @@ static bool int_div_by_zero(const tt_tile_t *b) {
 
 tt_tile_t *tt_op_binary(tt_tpool *p, tt_binop op, const tt_tile_t *a, const tt_tile_t *b,
                         tt_align al, tt_err *e) {
+  return tt_op_binary_checked(p, op, a, b, al, NULL, e);
+}
+
+tt_tile_t *tt_op_binary_checked(tt_tpool *p, tt_binop op, const tt_tile_t *a, const tt_tile_t *b,
+                                tt_align al, int64_t *wrapped, tt_err *e) {
   int nd;
   int64_t shape[TT_TILE_MAX_DIMS];
   if (tt_broadcast_shape(a->ndim, a->shape, b->ndim, b->shape, al, &nd, shape, e)) return NULL;
@@ -308,6 +321,7 @@ tt_tile_t *tt_op_binary(tt_tpool *p, tt_binop op, const tt_tile_t *a, const tt_t
       break;
     }
   }
+  if (wrapped) *wrapped = is_compare(op) ? -1 : first_wrapped(out);
   round_tile(out);
 done:
   tt_tile_release(ca);

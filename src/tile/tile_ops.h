@@ -53,6 +53,10 @@ tt_tile_t *tt_op_arange(tt_tpool *p, tt_tile_dtype dt, int64_t n, int64_t start,
 tt_tile_t *tt_op_cast(tt_tpool *p, const tt_tile_t *t, tt_tile_dtype dt, tt_err *e);
 tt_tile_t *tt_op_binary(tt_tpool *p, tt_binop op, const tt_tile_t *a, const tt_tile_t *b,
                         tt_align al, tt_err *e);
+/* The same; when `wrapped` is not NULL, integer results narrower than 64 bits that
+ * did not fit are reported there (the first element's index, else -1). */
+tt_tile_t *tt_op_binary_checked(tt_tpool *p, tt_binop op, const tt_tile_t *a, const tt_tile_t *b,
+                                tt_align al, int64_t *wrapped, tt_err *e);
 tt_tile_t *tt_op_unary(tt_tpool *p, tt_unop op, const tt_tile_t *a, tt_err *e);
 tt_tile_t *tt_op_where(tt_tpool *p, const tt_tile_t *c, const tt_tile_t *a, const tt_tile_t *b,
                        tt_align al, tt_err *e);

@@ -47,6 +47,10 @@ typedef struct tt_tile_t {
   int64_t shape[TT_TILE_MAX_DIMS];
   int64_t n;                      /* product of shape */
   union { float *f; double *d; int64_t *i; void *p; } data;
+  /* A pointer tile (Triton): the elements are offsets, in elements, into the flat
+   * storage of kernel argument ptr_arg - 1, whose elements are ptr_elem. 0: a value. */
+  int ptr_arg;
+  tt_tile_dtype ptr_elem;
   tt_tpool *pool;
   struct tt_tile_t *prev, *next;  /* the pool's list of live tiles */
 } tt_tile_t;
