@@ -89,15 +89,14 @@ static int ends_with(const char *s, const char *suffix) {
   return n >= m && !strcmp(s + n - m, suffix);
 }
 
-/* Which file, dialect and entry the kernel under test is; 0, or -1 with a verdict. */
-static int side_under_test(const tt_check_spec *spec, tile_side *s, tt_check_result *r) {
-  const char *path = spec->candidate ? spec->candidate : spec->source;
+/* The dialect of a file: the spec's language for the source; for a candidate, its
+ * extension (.py: Triton, .jl: cuTile.jl). 0, or -1 with a verdict. */
+static int side_for(const tt_check_spec *spec, const char *path, bool is_source, tile_side *s, tt_check_result *r) {
   s->path = path;
-  s->entry = spec->candidate && spec->candidate_entry ? spec->candidate_entry : spec->kernel;
-  int is_source = path == spec->source;
+  s->entry = !is_source && spec->candidate_entry ? spec->candidate_entry : spec->kernel;
   if (ends_with(path, ".jl")) {
     set_verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("%s: cuTile.jl candidates are not run by the tile interpreter yet "
-                                                     "(only cuTile Python is)", path));
+                                                     "(cuTile Python and Triton are)", path));
     return -1;
   }
   bool triton = is_source ? spec->lang == TT_CHECK_LANG_TRITON : ends_with(path, ".py");
@@ -149,27 +148,33 @@ static char *make_workdir(void) {
   return NULL;
 }
 
+static void set_side(tt_check_side *side, const char *semantics, const char *source) {
+  free(side->semantics);
+  free(side->source);
+  side->semantics = strdup(semantics);
+  side->source = strdup(source);
+}
+
+/* With a PyTorch reference, every kernel the spec names (the source, the candidate)
+ * is compared against it, the source first; without one, the candidate against the
+ * source. The first side that is not PASS decides. */
 void tt_check_run_tile(const tt_check_spec *spec, const tt_check_options *o, tt_check_result *r) {
-  tile_side test;
-  unsigned char *ref_out = NULL, *cand_out = NULL, *inputs = NULL;
+  tile_side src, cand, ref;
+  bool has_src = spec->source != NULL, has_cand = spec->candidate != NULL;
+  unsigned char *ref_out = NULL, *out = NULL, *inputs = NULL;
   char *workdir = NULL;
-  free(r->reference.semantics);
-  free(r->candidate.semantics);
-  free(r->reference.source);
-  free(r->candidate.source);
-  r->reference.semantics = strdup(spec->torch_ref ? "torch/cpu" : spec->lang == TT_CHECK_LANG_TRITON ? "triton" : "cutile-python");
-  r->reference.source = strdup(spec->torch_ref ? spec->path : spec->source);
-  r->candidate.semantics = strdup("tile");
-  r->candidate.source = strdup(spec->candidate ? spec->candidate : spec->source);
-  if (!spec->torch_ref && !spec->candidate && spec->lang == TT_CHECK_LANG_CUTILE_PYTHON) {
-    set_verdict(r, TT_CHECK_TRANSLATE_FAIL, tt_xasprintf("%s: tiletrans does not translate cuTile Python yet; give "
-                                                         "a candidate: (a .jl or Triton .py file) or a reference: {torch: ...}",
+  set_side(&r->reference, spec->torch_ref ? "torch/cpu" : spec->lang == TT_CHECK_LANG_TRITON ? "triton" : "cutile-python",
+           spec->torch_ref ? spec->path : spec->source);
+  set_side(&r->candidate, "tile", has_cand ? spec->candidate : spec->source);
+  if (!spec->torch_ref && !has_cand) {
+    set_verdict(r, TT_CHECK_TRANSLATE_FAIL, tt_xasprintf("%s: tiletrans does not translate tile kernels yet; give "
+                                                         "a candidate: (a Triton .py file) or a reference: {torch: ...}",
                                                          spec->source));
     return;
   }
-  if (side_under_test(spec, &test, r)) return;
-  free(r->candidate.semantics);
-  r->candidate.semantics = strdup(test.semantics);
+  if ((has_src && side_for(spec, spec->source, true, &src, r)) || (has_cand && side_for(spec, spec->candidate, false, &cand, r)))
+    return;
+  set_side(&r->candidate, has_cand ? cand.semantics : src.semantics, has_cand ? spec->candidate : spec->source);
   size_t in_len = 0;
   uint64_t seed = o->seed_set ? o->seed : spec->seed;
   inputs = tt_check_inputs_make(spec, seed, &in_len);
@@ -188,19 +193,37 @@ void tt_check_run_tile(const tt_check_spec *spec, const tt_check_options *o, tt_
       goto done;
     }
   } else {
-    bool triton = spec->lang == TT_CHECK_LANG_TRITON;
-    tile_side ref = {spec->source, triton ? TT_TILE_TRITON : TT_TILE_CUTILE_PYTHON, spec->kernel,
-                     triton ? "triton" : "cutile-python"};
+    ref = src;
     if (run_side(spec, &ref, inputs, in_len, "reference", &ref_out, &r->reference.run_s, r)) goto done;
   }
   r->reference.built = 1;
-  if (run_side(spec, &test, inputs, in_len, "candidate", &cand_out, &r->candidate.run_s, r)) goto done;
-  r->candidate.built = 1;
-  tt_check_compare_buffers(spec, ref_out, cand_out, r);
+  const tile_side *tests[2];
+  int ntests = 0;
+  if (spec->torch_ref && has_src) tests[ntests++] = &src;
+  if (has_cand) tests[ntests++] = &cand;
+  for (int i = 0; i < ntests; i++) {
+    const char *role = tests[i] == &src ? "source" : "candidate";
+    free(out);
+    out = NULL;
+    for (size_t k = 0; k < r->noutputs; k++) free(r->outputs[k].name);
+    free(r->outputs);
+    r->outputs = NULL;
+    r->noutputs = 0;
+    if (run_side(spec, tests[i], inputs, in_len, role, &out, &r->candidate.run_s, r)) goto done;
+    r->candidate.built = 1;
+    tt_check_compare_buffers(spec, ref_out, out, r);
+    if (r->status != TT_CHECK_PASS) {
+      if (tests[i] == &src && has_cand) {
+        char *m = tt_xasprintf("the source %s does not match the torch reference: %s", spec->source, r->message);
+        set_verdict(r, r->status, m);
+      }
+      goto done;
+    }
+  }
 done:
   if (workdir && !o->keep) tt_check_side_rmtree(workdir);
   free(workdir);
   free(inputs);
   free(ref_out);
-  free(cand_out);
+  free(out);
 }

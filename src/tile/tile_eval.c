@@ -6,6 +6,7 @@
  * so the unwinding frees them too. */
 #include "tile/tile_eval.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,7 +143,7 @@ tt_tile_t *tt_v_as_tile(tt_interp *I, TSNode node, const tt_val *v, tt_tile_dtyp
     }
     case TV_FLOAT: {
       tt_tile_dtype dt = tt_dtype_is_float(like) ? like : TT_TILE_F32;
-      t = tt_op_full(&I->pool, dt, 0, NULL, v->u.f, (int64_t)v->u.f, &e);
+      t = tt_op_full(&I->pool, dt, 0, NULL, v->u.f, isfinite(v->u.f) ? (int64_t)v->u.f : 0, &e);
       break;
     }
     default: tt_ev_fail(I, node, "expected a tile or a number, got a %s", tt_v_kind_name(v->k));
@@ -259,6 +260,16 @@ static tt_val py_int(tt_interp *I, tt_args *a) {
 }
 static tt_val py_float(tt_interp *I, tt_args *a) {
   if (a->n != 1) tt_ev_fail(I, a->call, "float() takes one argument");
+  if (a->pos[0].k == TV_STR) {
+    /* float("inf"), float("-inf"), float("nan"): how kernels spell infinities */
+    const char *s = I->text + a->pos[0].u.str.s;
+    uint32_t len = a->pos[0].u.str.e - a->pos[0].u.str.s;
+    bool neg = len && *s == '-';
+    if (neg || (len && *s == '+')) s++, len--;
+    if (tt_ev_name_is(s, len, "inf") || tt_ev_name_is(s, len, "infinity")) return tt_v_float(neg ? -INFINITY : INFINITY);
+    if (tt_ev_name_is(s, len, "nan")) return tt_v_float(NAN);
+    tt_ev_fail(I, a->posnode[0], "float() of a string other than inf or nan");
+  }
   return tt_v_float(tt_v_as_float(I, a->posnode[0], &a->pos[0]));
 }
 static tt_val py_abs(tt_interp *I, tt_args *a) {

@@ -283,7 +283,7 @@ static tt_val make_full(tt_interp *I, tt_args *a, const tt_val *fill, const char
   const tt_val *fv = fill ? fill : need(I, a, 1, "fill_value", fn);
   double f = tt_v_as_float(I, a->call, fv);
   tt_err e;
-  return checked(I, a->call, tt_op_full(&I->pool, dt, nd, shape, f, fv->k == TV_FLOAT ? (int64_t)f : tt_v_as_int(I, a->call, fv), &e), &e);
+  return checked(I, a->call, tt_op_full(&I->pool, dt, nd, shape, f, fv->k == TV_FLOAT ? (isfinite(f) ? (int64_t)f : 0) : tt_v_as_int(I, a->call, fv), &e), &e);
 }
 
 static tt_val ct_full(tt_interp *I, tt_args *a) { return make_full(I, a, NULL, "full"); }

@@ -159,7 +159,7 @@ static tt_val make_full(tt_interp *I, tt_args *a, const tt_val *fill, int dtpos,
   tt_tile_dtype dt = dtype_of(I, a->call, need(I, a, dtpos, "dtype", fn));
   double f = tt_v_as_float(I, a->call, fill);
   tt_err e;
-  return checked(I, a->call, tt_op_full(&I->pool, dt, nd, shape, f, fill->k == TV_FLOAT ? (int64_t)f : tt_v_as_int(I, a->call, fill), &e), &e);
+  return checked(I, a->call, tt_op_full(&I->pool, dt, nd, shape, f, fill->k == TV_FLOAT ? (isfinite(f) ? (int64_t)f : 0) : tt_v_as_int(I, a->call, fill), &e), &e);
 }
 
 static tt_val tl_zeros(tt_interp *I, tt_args *a) {
