@@ -236,3 +236,102 @@ Test(tile_eval, python_integer_semantics_in_index_math) {
   cr_assert_null(err, "%s", err);
   cr_expect_eq(out[0], -4000 + 100 + 23);
 }
+
+/* ---- Triton ---------------------------------------------------------------- */
+
+static int run_triton(const char *src, const char *entry, tt_tile_arg *args, size_t n, char **err) {
+  *err = NULL;
+  tt_tile_program *p = tt_tile_program_load("t.py", src, strlen(src), TT_TILE_TRITON, err);
+  if (!p) return TT_TILE_E_COMPILE;
+  int64_t grid[3] = {1, 1, 1};
+  int rc = tt_tile_run(p, entry, grid, args, n, NULL, err);
+  tt_tile_program_free(p);
+  return rc;
+}
+
+#define TPRE "import triton\nimport triton.language as tl\n\n"
+
+Test(tile_triton, pointer_offsets_masks_and_a_lambda_grid) {
+  const char *src = TPRE
+    "@triton.jit\n"
+    "def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
+    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+    "    x = tl.load(x_ptr + offs, mask=offs < n, other=-1.0)\n"
+    "    tl.store(y_ptr + offs, x * 2, mask=offs < n)\n"
+    "\n"
+    "def host(x, y):\n"
+    "    n = x.numel()\n"
+    "    k[lambda meta: (triton.cdiv(n, meta['BLOCK']),)](x, y, n, BLOCK=4, num_warps=1)\n";
+  float x[10], y[10] = {0};
+  for (int i = 0; i < 10; i++) x[i] = (float)i;
+  tt_tile_arg args[] = {arr_f32("x", x, 1, (int64_t[]){10}), arr_f32("y", y, 1, (int64_t[]){10})};
+  char *err;
+  cr_assert_eq(run_triton(src, "host", args, 2, &err), 0, "%s", err);
+  for (int i = 0; i < 10; i++) cr_expect_eq(y[i], 2.0f * (float)i, "y[%d]", i);
+}
+
+Test(tile_triton, an_access_outside_under_a_true_mask_is_a_run_failure) {
+  const char *src = TPRE
+    "@triton.jit\n"
+    "def k(x_ptr, BLOCK: tl.constexpr):\n"
+    "    offs = tl.arange(0, BLOCK)\n"
+    "    x = tl.load(x_ptr + offs)\n"
+    "\n"
+    "def host(x):\n"
+    "    k[(1,)](x, BLOCK=16)\n";
+  float x[10];
+  tt_tile_arg args[] = {arr_f32("x", x, 1, (int64_t[]){10})};
+  char *err;
+  cr_assert_eq(run_triton(src, "host", args, 1, &err), TT_TILE_E_RUNTIME);
+  cr_expect(strstr(err, "t.py:7:9") && strstr(err, "element 10 of 'x'"), "%s", err);
+  free(err);
+}
+
+Test(tile_triton, int32_offsets_that_overflow_name_the_expression) {
+  const char *src = TPRE
+    "@triton.jit\n"
+    "def k(x_ptr, stride, BLOCK: tl.constexpr):\n"
+    "    row = tl.program_id(0) + 70000\n"
+    "    off = row * stride\n"
+    "\n"
+    "def host(x):\n"
+    "    k[(1,)](x, 40000, BLOCK=4)\n";
+  float x[4];
+  tt_tile_arg args[] = {arr_f32("x", x, 1, (int64_t[]){4})};
+  char *err;
+  cr_assert_eq(run_triton(src, "host", args, 1, &err), TT_TILE_E_RUNTIME);
+  cr_expect(strstr(err, "int32 overflows in `row * stride`"), "%s", err);
+  free(err);
+}
+
+Test(tile_triton, dot_rounds_f32_operands_to_tf32_unless_ieee) {
+  /* 1 + 2^-12 is not a TF32 value: TF32 rounds it to 1, IEEE keeps it */
+  const char *src = TPRE
+    "@triton.jit\n"
+    "def k(a_ptr, o_ptr, PREC: tl.constexpr):\n"
+    "    i = tl.arange(0, 16)\n"
+    "    a = tl.load(a_ptr + i[:, None] * 16 + i[None, :])\n"
+    "    tl.store(o_ptr + i[:, None] * 16 + i[None, :], tl.dot(a, a, input_precision=PREC))\n"
+    "\n"
+    "def host(a, o, o2):\n"
+    "    k[(1,)](a, o, PREC='tf32')\n"
+    "    k[(1,)](a, o2, PREC='ieee')\n";
+  float a[256] = {0}, o[256], o2[256];
+  for (int i = 0; i < 16; i++) a[i * 16 + i] = 1.0f + 0x1p-12f;
+  tt_tile_arg args[] = {arr_f32("a", a, 2, (int64_t[]){16, 16}), arr_f32("o", o, 2, (int64_t[]){16, 16}),
+                        arr_f32("o2", o2, 2, (int64_t[]){16, 16})};
+  char *err;
+  cr_assert_eq(run_triton(src, "host", args, 3, &err), 0, "%s", err);
+  cr_expect_eq(o[0], 1.0f);
+  cr_expect_eq(o2[0], (1.0f + 0x1p-12f) * (1.0f + 0x1p-12f));
+}
+
+Test(tile_triton, the_entry_must_be_the_host_function) {
+  const char *src = TPRE "@triton.jit\ndef k(x_ptr):\n    pass\n";
+  float x[1];
+  tt_tile_arg args[] = {arr_f32("x", x, 1, (int64_t[]){1})};
+  char *err;
+  cr_assert_eq(run_triton(src, "k", args, 1, &err), TT_TILE_E_COMPILE);
+  cr_expect(strstr(err, "is a kernel; the spec's entry is the host function"), "%s", err);
+  free(err);
+}
