@@ -18,6 +18,23 @@
 #define MAX_DEPTH 64
 #define MAX_LOOP_TRIPS (1 << 26)
 
+/* Field ids of the Python grammar, looked up once: a by-name lookup compares strings
+ * on every call, and the evaluator asks for fields on every node it visits. */
+typedef enum field {
+  F_ALIAS, F_ARGUMENT, F_ARGUMENTS, F_ATTRIBUTE, F_BODY, F_CONDITION, F_CONSEQUENCE, F_DEFINITION, F_FUNCTION, F_LEFT, F_MODULE_NAME, F_NAME, F_OBJECT, F_OPERATOR, F_PARAMETERS, F_RIGHT, F_TYPE, F_VALUE,
+  F_COUNT
+} field;
+static const char *const field_names[F_COUNT] = {"alias", "argument", "arguments", "attribute", "body", "condition", "consequence", "definition", "function", "left", "module_name", "name", "object", "operator", "parameters", "right", "type", "value"};
+_Static_assert(F_COUNT <= TT_EV_MAX_FIELDS, "tt_interp.field_ids is too small");
+
+static void init_fields(tt_interp *I) {
+  const TSLanguage *py = tt_lang_grammar(TT_LANG_PYTHON);
+  for (int i = 0; i < F_COUNT; i++)
+    I->field_ids[i] = ts_language_field_id_for_name(py, field_names[i], (uint32_t)strlen(field_names[i]));
+}
+
+#define FIELD(node, f) ts_node_child_by_field_id((node), I->field_ids[f])
+
 typedef enum flow { FLOW_NEXT, FLOW_BREAK, FLOW_CONTINUE, FLOW_RETURN } flow;
 
 /* ---- errors ---------------------------------------------------------------- */
@@ -508,8 +525,8 @@ static tt_val binop_values(tt_interp *I, TSNode n, tt_binop op, bool matmul, con
 }
 
 static tt_val eval_binary(tt_interp *I, tt_frame *f, TSNode n) {
-  TSNode l = ts_node_child_by_field_name(n, "left", 4), r = ts_node_child_by_field_name(n, "right", 5);
-  TSNode o = ts_node_child_by_field_name(n, "operator", 8);
+  TSNode l = FIELD(n, F_LEFT), r = FIELD(n, F_RIGHT);
+  TSNode o = FIELD(n, F_OPERATOR);
   uint32_t len;
   const char *s = node_text(I, o, &len);
   tt_binop op = TT_OP_ADD;
@@ -571,7 +588,7 @@ static tt_val eval_compare(tt_interp *I, tt_frame *f, TSNode n) {
 }
 
 static tt_val eval_unary(tt_interp *I, tt_frame *f, TSNode n) {
-  TSNode o = ts_node_child_by_field_name(n, "operator", 8), x = ts_node_child_by_field_name(n, "argument", 8);
+  TSNode o = FIELD(n, F_OPERATOR), x = FIELD(n, F_ARGUMENT);
   uint32_t len;
   const char *s = node_text(I, o, &len);
   tt_val v = eval(I, f, x);
@@ -598,8 +615,7 @@ static tt_val eval_tuple(tt_interp *I, tt_frame *f, TSNode n) {
   uint32_t nn = ts_node_named_child_count(n);
   tt_val t = tt_v_tuple(I, 0);
   t.u.tu->items = tt_xrealloc(t.u.tu->items, sizeof(tt_val) * (nn ? nn : 1));
-  for (uint32_t i = 0; i < nn; i++) {
-    TSNode c = ts_node_named_child(n, i);
+  for (TSNode c = ts_node_named_child(n, 0); !ts_node_is_null(c); c = ts_node_next_named_sibling(c)) {
     if (type_is(c, "comment")) continue;
     t.u.tu->items[t.u.tu->n] = tt_v_none();
     t.u.tu->items[t.u.tu->n++] = eval(I, f, c);
@@ -609,13 +625,11 @@ static tt_val eval_tuple(tt_interp *I, tt_frame *f, TSNode n) {
 
 static void collect_args(tt_interp *I, tt_frame *f, TSNode arglist, tt_args *a) {
   memset(a, 0, sizeof *a);
-  uint32_t nn = ts_node_named_child_count(arglist);
-  for (uint32_t i = 0; i < nn; i++) {
-    TSNode c = ts_node_named_child(arglist, i);
+  for (TSNode c = ts_node_named_child(arglist, 0); !ts_node_is_null(c); c = ts_node_next_named_sibling(c)) {
     if (type_is(c, "comment")) continue;
     if (type_is(c, "keyword_argument")) {
       if (a->nkw == TT_MAX_ARGS) tt_ev_fail(I, c, "too many keyword arguments");
-      TSNode name = ts_node_child_by_field_name(c, "name", 4), val = ts_node_child_by_field_name(c, "value", 5);
+      TSNode name = FIELD(c, F_NAME), val = FIELD(c, F_VALUE);
       a->kw[a->nkw].name = node_text(I, name, &a->kw[a->nkw].len);
       a->kw[a->nkw].node = val;
       a->kw[a->nkw].v = tt_v_none();
@@ -642,13 +656,13 @@ static tt_val call_lambda(tt_interp *I, const tt_val *lam, tt_args *a);
 static tt_val launch(tt_interp *I, const tt_val *l, tt_args *a);
 
 static tt_val eval_call(tt_interp *I, tt_frame *f, TSNode n) {
-  TSNode fn = ts_node_child_by_field_name(n, "function", 8);
-  TSNode al = ts_node_child_by_field_name(n, "arguments", 9);
+  TSNode fn = FIELD(n, F_FUNCTION);
+  TSNode al = FIELD(n, F_ARGUMENTS);
   if (type_is(al, "generator_expression")) tt_ev_fail(I, al, "generator expressions are not supported in kernels");
   tt_args a;
   tt_val out = tt_v_none();
   if (type_is(fn, "attribute")) {
-    TSNode obj = ts_node_child_by_field_name(fn, "object", 6), attr = ts_node_child_by_field_name(fn, "attribute", 9);
+    TSNode obj = FIELD(fn, F_OBJECT), attr = FIELD(fn, F_ATTRIBUTE);
     tt_val recv = eval(I, f, obj);
     uint32_t len;
     const char *name = node_text(I, attr, &len);
@@ -687,7 +701,7 @@ static tt_val eval_call(tt_interp *I, tt_frame *f, TSNode n) {
 }
 
 static tt_val eval_attribute(tt_interp *I, tt_frame *f, TSNode n) {
-  TSNode obj = ts_node_child_by_field_name(n, "object", 6), attr = ts_node_child_by_field_name(n, "attribute", 9);
+  TSNode obj = FIELD(n, F_OBJECT), attr = FIELD(n, F_ATTRIBUTE);
   tt_val recv = eval(I, f, obj);
   uint32_t len;
   const char *name = node_text(I, attr, &len);
@@ -702,12 +716,11 @@ static tt_val eval_attribute(tt_interp *I, tt_frame *f, TSNode n) {
 /* tile[:, None] inserts dims of 1 (every other entry must be a full slice);
  * tuple[i] indexes; builtin[...] is a type annotation (ct.Constant[int]). */
 static tt_val eval_subscript(tt_interp *I, tt_frame *f, TSNode n) {
-  TSNode val = ts_node_child_by_field_name(n, "value", 5);
+  TSNode val = FIELD(n, F_VALUE);
   tt_val v = eval(I, f, val);
   uint32_t ns = 0;
   TSNode subs[TT_TILE_MAX_DIMS + 2];
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-    TSNode c = ts_node_named_child(n, i);
+  for (TSNode c = ts_node_named_child(n, 0); !ts_node_is_null(c); c = ts_node_next_named_sibling(c)) {
     if (ts_node_eq(c, val) || type_is(c, "comment")) continue;
     if (ns == TT_TILE_MAX_DIMS + 2) tt_ev_fail(I, c, "too many subscripts");
     subs[ns++] = c;
@@ -801,7 +814,7 @@ static tt_val eval(tt_interp *I, tt_frame *f, TSNode n) {
     case 'n':
       if (!strcmp(t, "none")) return tt_v_none();
       if (!strcmp(t, "not_operator")) {
-        tt_val v = eval(I, f, ts_node_child_by_field_name(n, "argument", 8));
+        tt_val v = eval(I, f, FIELD(n, F_ARGUMENT));
         if (v.k == TV_TILE) {
           tt_err e;
           tt_tile_t *r = tt_op_unary(&I->pool, TT_OP_NOT, v.u.t, &e);
@@ -828,16 +841,16 @@ static tt_val eval(tt_interp *I, tt_frame *f, TSNode n) {
     case 'b':
       if (!strcmp(t, "binary_operator")) return eval_binary(I, f, n);
       if (!strcmp(t, "boolean_operator")) {
-        TSNode o = ts_node_child_by_field_name(n, "operator", 8);
+        TSNode o = FIELD(n, F_OPERATOR);
         uint32_t len;
         const char *s = node_text(I, o, &len);
         bool is_and = tt_ev_name_is(s, len, "and");
-        tt_val a = eval(I, f, ts_node_child_by_field_name(n, "left", 4));
+        tt_val a = eval(I, f, FIELD(n, F_LEFT));
         if (a.k == TV_TILE) tt_ev_fail(I, o, "'%.*s' of tiles; use & or |", (int)len, s);
         bool ta = tt_v_truthy(I, n, &a);
         if (is_and ? !ta : ta) return a;
         tt_v_drop(&a);
-        return eval(I, f, ts_node_child_by_field_name(n, "right", 5));
+        return eval(I, f, FIELD(n, F_RIGHT));
       }
       break;
     case 'u':
@@ -895,15 +908,15 @@ static void assign(tt_interp *I, tt_frame *f, TSNode target, tt_val v) {
 }
 
 static void exec_assignment(tt_interp *I, tt_frame *f, TSNode n) {
-  TSNode left = ts_node_child_by_field_name(n, "left", 4), right = ts_node_child_by_field_name(n, "right", 5);
+  TSNode left = FIELD(n, F_LEFT), right = FIELD(n, F_RIGHT);
   if (ts_node_is_null(right)) return; /* a bare annotation: x: int */
   if (type_is(right, "assignment")) tt_ev_fail(I, right, "chained assignment is not supported");
   assign(I, f, left, eval(I, f, right));
 }
 
 static void exec_augmented(tt_interp *I, tt_frame *f, TSNode n) {
-  TSNode left = ts_node_child_by_field_name(n, "left", 4), right = ts_node_child_by_field_name(n, "right", 5);
-  TSNode o = ts_node_child_by_field_name(n, "operator", 8);
+  TSNode left = FIELD(n, F_LEFT), right = FIELD(n, F_RIGHT);
+  TSNode o = FIELD(n, F_OPERATOR);
   if (!type_is(left, "identifier")) tt_ev_fail(I, left, "augmented assignment to a %s is not supported", ts_node_type(left));
   uint32_t len;
   const char *s = node_text(I, o, &len);
@@ -921,27 +934,26 @@ static void exec_augmented(tt_interp *I, tt_frame *f, TSNode n) {
 static flow exec_stmt(tt_interp *I, tt_frame *f, TSNode n, tt_val *ret);
 
 static flow exec_if(tt_interp *I, tt_frame *f, TSNode n, tt_val *ret) {
-  tt_val c = eval(I, f, ts_node_child_by_field_name(n, "condition", 9));
+  tt_val c = eval(I, f, FIELD(n, F_CONDITION));
   bool b = tt_v_truthy(I, n, &c);
   tt_v_drop(&c);
-  if (b) return exec_block(I, f, ts_node_child_by_field_name(n, "consequence", 11), ret);
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-    TSNode alt = ts_node_named_child(n, i);
+  if (b) return exec_block(I, f, FIELD(n, F_CONSEQUENCE), ret);
+  for (TSNode alt = ts_node_named_child(n, 0); !ts_node_is_null(alt); alt = ts_node_next_named_sibling(alt)) {
     if (type_is(alt, "elif_clause")) {
-      tt_val ec = eval(I, f, ts_node_child_by_field_name(alt, "condition", 9));
+      tt_val ec = eval(I, f, FIELD(alt, F_CONDITION));
       bool eb = tt_v_truthy(I, alt, &ec);
       tt_v_drop(&ec);
-      if (eb) return exec_block(I, f, ts_node_child_by_field_name(alt, "consequence", 11), ret);
+      if (eb) return exec_block(I, f, FIELD(alt, F_CONSEQUENCE), ret);
     } else if (type_is(alt, "else_clause")) {
-      return exec_block(I, f, ts_node_child_by_field_name(alt, "body", 4), ret);
+      return exec_block(I, f, FIELD(alt, F_BODY), ret);
     }
   }
   return FLOW_NEXT;
 }
 
 static flow exec_for(tt_interp *I, tt_frame *f, TSNode n, tt_val *ret) {
-  TSNode left = ts_node_child_by_field_name(n, "left", 4), right = ts_node_child_by_field_name(n, "right", 5);
-  TSNode body = ts_node_child_by_field_name(n, "body", 4);
+  TSNode left = FIELD(n, F_LEFT), right = FIELD(n, F_RIGHT);
+  TSNode body = FIELD(n, F_BODY);
   tt_val it = eval(I, f, right);
   if (it.k != TV_TUPLE) tt_ev_fail(I, right, "a for loop over a %s; kernels loop over range(...)", tt_v_kind_name(it.k));
   flow fl = FLOW_NEXT;
@@ -960,7 +972,7 @@ static flow exec_for(tt_interp *I, tt_frame *f, TSNode n, tt_val *ret) {
 }
 
 static flow exec_while(tt_interp *I, tt_frame *f, TSNode n, tt_val *ret) {
-  TSNode cond = ts_node_child_by_field_name(n, "condition", 9), body = ts_node_child_by_field_name(n, "body", 4);
+  TSNode cond = FIELD(n, F_CONDITION), body = FIELD(n, F_BODY);
   for (int64_t trips = 0;; trips++) {
     if (trips > MAX_LOOP_TRIPS) tt_ev_fail_run(I, n, "while loop ran %d trips without ending", MAX_LOOP_TRIPS);
     tt_val c = eval(I, f, cond);
@@ -976,8 +988,7 @@ static flow exec_while(tt_interp *I, tt_frame *f, TSNode n, tt_val *ret) {
 static flow exec_stmt(tt_interp *I, tt_frame *f, TSNode n, tt_val *ret) {
   const char *t = ts_node_type(n);
   if (!strcmp(t, "expression_statement")) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-      TSNode c = ts_node_named_child(n, i);
+    for (TSNode c = ts_node_named_child(n, 0); !ts_node_is_null(c); c = ts_node_next_named_sibling(c)) {
       if (type_is(c, "assignment")) exec_assignment(I, f, c);
       else if (type_is(c, "augmented_assignment")) exec_augmented(I, f, c);
       else if (type_is(c, "string") || type_is(c, "comment")) continue; /* docstrings */
@@ -1010,8 +1021,9 @@ static flow exec_stmt(tt_interp *I, tt_frame *f, TSNode n, tt_val *ret) {
 }
 
 static flow exec_block(tt_interp *I, tt_frame *f, TSNode block, tt_val *ret) {
-  for (uint32_t i = 0; i < ts_node_named_child_count(block); i++) {
-    flow fl = exec_stmt(I, f, ts_node_named_child(block, i), ret);
+  /* siblings, not ts_node_named_child(block, i), which walks from the start each time */
+  for (TSNode st = ts_node_named_child(block, 0); !ts_node_is_null(st); st = ts_node_next_named_sibling(st)) {
+    flow fl = exec_stmt(I, f, st, ret);
     if (fl != FLOW_NEXT) return fl;
   }
   return FLOW_NEXT;
@@ -1020,17 +1032,16 @@ static flow exec_block(tt_interp *I, tt_frame *f, TSNode block, tt_val *ret) {
 /* ---- functions ------------------------------------------------------------- */
 
 /* The parameter list as (name node, default node or null). */
-static int params_of(TSNode def, TSNode *names, TSNode *defaults, int max) {
-  TSNode ps = ts_node_child_by_field_name(def, "parameters", 10);
+static int params_of(tt_interp *I, TSNode def, TSNode *names, TSNode *defaults, int max) {
+  TSNode ps = FIELD(def, F_PARAMETERS);
   int n = 0;
-  for (uint32_t i = 0; i < ts_node_named_child_count(ps) && n < max; i++) {
-    TSNode p = ts_node_named_child(ps, i);
+  for (TSNode p = ts_node_named_child(ps, 0); !ts_node_is_null(p) && n < max; p = ts_node_next_named_sibling(p)) {
     const char *t = ts_node_type(p);
     TSNode name = p, dflt = {0};
     if (!strcmp(t, "typed_parameter")) name = ts_node_named_child(p, 0);
     else if (!strcmp(t, "default_parameter") || !strcmp(t, "typed_default_parameter")) {
-      name = ts_node_child_by_field_name(p, "name", 4);
-      dflt = ts_node_child_by_field_name(p, "value", 5);
+      name = FIELD(p, F_NAME);
+      dflt = FIELD(p, F_VALUE);
     } else if (strcmp(t, "identifier")) {
       if (!strcmp(t, "comment")) continue;
       names[n] = p;
@@ -1046,7 +1057,7 @@ static int params_of(TSNode def, TSNode *names, TSNode *defaults, int max) {
 static tt_val call_function(tt_interp *I, int fi, tt_args *a) {
   const tt_func *fn = &I->funcs[fi];
   TSNode names[TT_MAX_ARGS + 4], dflts[TT_MAX_ARGS + 4];
-  int np = params_of(fn->def, names, dflts, TT_MAX_ARGS + 4);
+  int np = params_of(I, fn->def, names, dflts, TT_MAX_ARGS + 4);
   if (np < 0) tt_ev_fail(I, names[-np - 1], "this parameter form is not supported in kernel helpers");
   if (a->n > np) tt_ev_fail(I, a->call, "%.*s() takes %d arguments, %d given", (int)fn->name_len, fn->name, np, a->n);
   if (++I->depth > MAX_DEPTH) tt_ev_fail(I, a->call, "calls nested deeper than %d (recursion is not supported in kernels)", MAX_DEPTH);
@@ -1070,7 +1081,7 @@ static tt_val call_function(tt_interp *I, int fi, tt_args *a) {
     else if (!ts_node_is_null(dflts[i])) frame_set(I, &fr, s, len, eval(I, &I->globals, dflts[i]));
     else tt_ev_fail(I, a->call, "%.*s() is missing argument '%.*s'", (int)fn->name_len, fn->name, (int)len, s);
   }
-  exec_block(I, &fr, ts_node_child_by_field_name(fn->def, "body", 4), &ret);
+  exec_block(I, &fr, FIELD(fn->def, F_BODY), &ret);
   I->on_error = outer;
   frame_clear(&fr);
   I->depth--;
@@ -1081,7 +1092,7 @@ static tt_val call_function(tt_interp *I, int fi, tt_args *a) {
  * function's locals); it is only called while that frame is alive. */
 static tt_val call_lambda(tt_interp *I, const tt_val *lam, tt_args *a) {
   TSNode n = I->lambdas[lam->u.lam.node_id];
-  TSNode ps = ts_node_child_by_field_name(n, "parameters", 10), body = ts_node_child_by_field_name(n, "body", 4);
+  TSNode ps = FIELD(n, F_PARAMETERS), body = FIELD(n, F_BODY);
   tt_frame fr = {.up = lam->u.lam.frame};
   jmp_buf *outer = I->on_error, here;
   if (setjmp(here)) {
@@ -1142,7 +1153,7 @@ static tt_val launch(tt_interp *I, const tt_val *l, tt_args *a) {
   int fi = l->u.tu->items[0].u.fn;
   const tt_func *fn = &I->funcs[fi];
   TSNode names[TT_MAX_ARGS + 4], dflts[TT_MAX_ARGS + 4];
-  int np = params_of(fn->def, names, dflts, TT_MAX_ARGS + 4);
+  int np = params_of(I, fn->def, names, dflts, TT_MAX_ARGS + 4);
   if (np < 0 || np > TT_MAX_ARGS) tt_ev_fail(I, a->call, "kernel '%.*s' has a parameter form the interpreter does not launch", (int)fn->name_len, fn->name);
   const tt_val *given[TT_MAX_ARGS] = {0};
   for (int i = 0; i < a->n; i++) {
@@ -1155,6 +1166,12 @@ static tt_val launch(tt_interp *I, const tt_val *l, tt_args *a) {
       const char *s = node_text(I, names[i], &len);
       if (len == a->kw[k].len && !memcmp(s, a->kw[k].name, len)) given[i] = &a->kw[k].v;
     }
+  /* annotations once per launch: ts_node_parent walks down from the root */
+  TSNode anns[TT_MAX_ARGS];
+  for (int i = 0; i < np; i++) {
+    TSNode p = ts_node_parent(names[i]);
+    anns[i] = type_is(p, "typed_parameter") || type_is(p, "typed_default_parameter") ? FIELD(p, F_TYPE) : (TSNode){0};
+  }
   int64_t grid[3];
   launch_grid(I, &l->u.tu->items[1], a, grid);
   int64_t saved[3] = {I->bid[0], I->bid[1], I->bid[2]}, saved_grid[3] = {I->grid[0], I->grid[1], I->grid[2]};
@@ -1169,10 +1186,7 @@ static tt_val launch(tt_interp *I, const tt_val *l, tt_args *a) {
           ka.pos[i] = tt_v_none();
         }
         for (int i = 0; i < np; i++) {
-          TSNode p = ts_node_parent(names[i]);
-          TSNode ann = type_is(p, "typed_parameter") || type_is(p, "typed_default_parameter")
-                           ? ts_node_child_by_field_name(p, "type", 4) : (TSNode){0};
-          if (given[i]) ka.pos[i] = I->lib->launch_arg(I, names[i], ann, tt_v_copy(given[i]));
+          if (given[i]) ka.pos[i] = I->lib->launch_arg(I, names[i], anns[i], tt_v_copy(given[i]));
           else if (!ts_node_is_null(dflts[i])) ka.pos[i] = eval(I, &I->globals, dflts[i]);
           else tt_ev_fail(I, a->call, "the launch gives no value for parameter '%.*s'", (int)(ts_node_end_byte(names[i]) - ts_node_start_byte(names[i])), I->text + ts_node_start_byte(names[i]));
         }
@@ -1188,12 +1202,11 @@ static tt_val launch(tt_interp *I, const tt_val *l, tt_args *a) {
 /* ---- loading --------------------------------------------------------------- */
 
 static void bind_import(tt_interp *I, TSNode stmt) {
-  for (uint32_t i = 0; i < ts_node_named_child_count(stmt); i++) {
-    TSNode c = ts_node_named_child(stmt, i);
+  for (TSNode c = ts_node_named_child(stmt, 0); !ts_node_is_null(c); c = ts_node_next_named_sibling(c)) {
     TSNode dotted = c, alias = {0};
     if (type_is(c, "aliased_import")) {
-      dotted = ts_node_child_by_field_name(c, "name", 4);
-      alias = ts_node_child_by_field_name(c, "alias", 5);
+      dotted = FIELD(c, F_NAME);
+      alias = FIELD(c, F_ALIAS);
     } else if (!type_is(c, "dotted_name")) {
       continue;
     }
@@ -1210,16 +1223,15 @@ static void bind_import(tt_interp *I, TSNode stmt) {
 
 /* from triton.language.extra import libdevice [as ld]: binds the dotted module. */
 static void bind_import_from(tt_interp *I, TSNode stmt) {
-  TSNode from = ts_node_child_by_field_name(stmt, "module_name", 11);
+  TSNode from = FIELD(stmt, F_MODULE_NAME);
   uint32_t fl;
   const char *fs = node_text(I, from, &fl);
-  for (uint32_t i = 0; i < ts_node_named_child_count(stmt); i++) {
-    TSNode c = ts_node_named_child(stmt, i);
+  for (TSNode c = ts_node_named_child(stmt, 0); !ts_node_is_null(c); c = ts_node_next_named_sibling(c)) {
     if (ts_node_eq(c, from)) continue;
     TSNode name = c, alias = c;
     if (type_is(c, "aliased_import")) {
-      name = ts_node_child_by_field_name(c, "name", 4);
-      alias = ts_node_child_by_field_name(c, "alias", 5);
+      name = FIELD(c, F_NAME);
+      alias = FIELD(c, F_ALIAS);
     } else if (!type_is(c, "dotted_name")) {
       continue;
     }
@@ -1233,13 +1245,12 @@ static void bind_import_from(tt_interp *I, TSNode stmt) {
 }
 
 static bool decorated_as_kernel(tt_interp *I, TSNode decorated) {
-  for (uint32_t i = 0; i < ts_node_named_child_count(decorated); i++) {
-    TSNode d = ts_node_named_child(decorated, i);
+  for (TSNode d = ts_node_named_child(decorated, 0); !ts_node_is_null(d); d = ts_node_next_named_sibling(d)) {
     if (!type_is(d, "decorator")) continue;
     TSNode e = ts_node_named_child(d, 0);
-    if (type_is(e, "call")) e = ts_node_child_by_field_name(e, "function", 8);
+    if (type_is(e, "call")) e = FIELD(e, F_FUNCTION);
     if (!type_is(e, "attribute")) continue;
-    TSNode obj = ts_node_child_by_field_name(e, "object", 6), attr = ts_node_child_by_field_name(e, "attribute", 9);
+    TSNode obj = FIELD(e, F_OBJECT), attr = FIELD(e, F_ATTRIBUTE);
     if (!type_is(obj, "identifier")) continue;
     uint32_t ol, al;
     const char *os = node_text(I, obj, &ol), *as = node_text(I, attr, &al);
@@ -1255,7 +1266,7 @@ static bool decorated_as_kernel(tt_interp *I, TSNode decorated) {
 static int add_func(tt_interp *I, TSNode def, bool kernel) {
   I->funcs = tt_xrealloc(I->funcs, sizeof *I->funcs * (size_t)(I->nfuncs + 1));
   uint32_t len;
-  const char *s = node_text(I, ts_node_child_by_field_name(def, "name", 4), &len);
+  const char *s = node_text(I, FIELD(def, F_NAME), &len);
   I->funcs[I->nfuncs++] = (tt_func){s, len, def, kernel};
   return 0;
 }
@@ -1276,6 +1287,7 @@ int tt_ev_load(tt_interp *I, const char *path, const char *text, size_t len, con
                char **err) {
   memset(I, 0, sizeof *I);
   I->path = path, I->text = text, I->len = (uint32_t)len, I->lib = lib;
+  init_fields(I);
   TSParser *ps = ts_parser_new();
   ts_parser_set_language(ps, tt_lang_grammar(TT_LANG_PYTHON));
   I->tree = ts_parser_parse_string(ps, NULL, text, (uint32_t)len);
@@ -1310,17 +1322,15 @@ int tt_ev_load(tt_interp *I, const char *path, const char *text, size_t len, con
     tt_ev_unload(I);
     return -1;
   }
-  for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
-    TSNode s = ts_node_named_child(root, i);
+  for (TSNode s = ts_node_named_child(root, 0); !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
     if (type_is(s, "import_statement")) bind_import(I, s);
     if (type_is(s, "import_from_statement")) bind_import_from(I, s);
   }
-  for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
-    TSNode s = ts_node_named_child(root, i);
+  for (TSNode s = ts_node_named_child(root, 0); !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
     int rc = 0;
     if (type_is(s, "function_definition")) rc = add_func(I, s, false);
     else if (type_is(s, "decorated_definition")) {
-      TSNode def = ts_node_child_by_field_name(s, "definition", 10);
+      TSNode def = FIELD(s, F_DEFINITION);
       if (type_is(def, "function_definition")) rc = add_func(I, def, decorated_as_kernel(I, s));
     } else if (type_is(s, "expression_statement")) eval_global(I, s);
     if (rc) tt_ev_fail(I, s, "out of memory");
@@ -1365,7 +1375,7 @@ int tt_ev_run(tt_interp *I, const char *kernel, const int64_t grid[3],
   }
   const tt_func *fn = &I->funcs[fi];
   TSNode names[TT_MAX_ARGS + 4], dflts[TT_MAX_ARGS + 4];
-  int np = params_of(fn->def, names, dflts, TT_MAX_ARGS + 4);
+  int np = params_of(I, fn->def, names, dflts, TT_MAX_ARGS + 4);
   if (np < 0 || (size_t)np != nargs) {
     TSPoint p = ts_node_start_point(fn->def);
     *err = tt_xasprintf("%s:%u:%u: kernel '%s' takes %d parameters; the spec gives %zu args", I->path,
@@ -1420,7 +1430,7 @@ int tt_ev_run(tt_interp *I, const char *kernel, const int64_t grid[3],
           frame_set(I, &fr, s, len, v);
         }
         tt_val ret = tt_v_none();
-        exec_block(I, &fr, ts_node_child_by_field_name(fn->def, "body", 4), &ret);
+        exec_block(I, &fr, FIELD(fn->def, F_BODY), &ret);
         tt_v_drop(&ret);
         frame_clear(&fr);
         fr.up = &I->globals;

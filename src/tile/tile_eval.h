@@ -122,12 +122,15 @@ struct tt_frame {
   struct tt_frame *up;                 /* the enclosing frame: globals, or a lambda's maker */
 };
 
+#define TT_EV_MAX_FIELDS 24
+
 struct tt_interp {
   const char *path;
   const char *text;
   uint32_t len;
   const tt_lib *lib;
   TSTree *tree;
+  TSFieldId field_ids[TT_EV_MAX_FIELDS]; /* the grammar's ids of the fields the evaluator reads */
   tt_func *funcs;
   int nfuncs;
   tt_frame globals;
