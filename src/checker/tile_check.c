@@ -9,7 +9,9 @@
 #include "checker/tile_check.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,6 +142,57 @@ static int run_side(const tt_check_spec *spec, const tile_side *s, const unsigne
   return rc ? -1 : 0;
 }
 
+/* With --keep, the work dir holds what a GPU rerun needs: each argument's initial
+ * bytes (arg.NAME.bin), each side's outputs (out.SIDE.NAME.bin) and manifest.json
+ * (args with dtype, shape and value; the kernel files), so bench/tile-gpu can run the
+ * same bytes through real Triton. */
+static void keep_inputs(const tt_check_spec *spec, const unsigned char *inputs, size_t in_len, const char *dir) {
+  json_t *m = json_object(), *args = json_array();
+  for (size_t i = 0; i < spec->nargs; i++) {
+    const tt_check_arg *a = &spec->args[i];
+    json_t *j = json_object();
+    json_object_set_new(j, "name", json_string(a->name));
+    json_object_set_new(j, "dtype", json_string(tt_check_dtype_name(a->dtype)));
+    if (a->is_buffer) {
+      size_t n;
+      const unsigned char *p = tt_check_inputs_arg(inputs, in_len, i, &n);
+      char *f = tt_xasprintf("%s/arg.%s.bin", dir, a->name);
+      tt_check_write_file(f, p, n);
+      free(f);
+      json_t *shape = json_array();
+      for (int d = 0; d < (a->ndim ? a->ndim : 1); d++) json_array_append_new(shape, json_integer(a->ndim ? a->shape[d] : a->len));
+      json_object_set_new(j, "shape", shape);
+      json_object_set_new(j, "output", json_boolean(a->output));
+    } else {
+      json_object_set_new(j, "value", a->value_is_float ? json_real(a->fvalue) : json_integer(a->ivalue));
+    }
+    json_array_append_new(args, j);
+  }
+  json_object_set_new(m, "args", args);
+  json_object_set_new(m, "kernel", json_string(spec->kernel));
+  if (spec->source) json_object_set_new(m, "source", json_string(spec->source));
+  if (spec->candidate) json_object_set_new(m, "candidate", json_string(spec->candidate));
+  json_object_set_new(m, "language", json_string(spec->lang == TT_CHECK_LANG_TRITON ? "triton" : "cutile-python"));
+  char *text = json_dumps(m, JSON_INDENT(1)), *f = tt_xasprintf("%s/manifest.json", dir);
+  if (text) tt_check_write_file(f, text, strlen(text));
+  free(text);
+  free(f);
+  json_decref(m);
+}
+
+static void keep_outputs(const tt_check_spec *spec, const unsigned char *out, const char *side, const char *dir) {
+  size_t off = 0;
+  for (size_t i = 0; i < spec->nargs; i++) {
+    const tt_check_arg *a = &spec->args[i];
+    if (!a->output) continue;
+    size_t n = (size_t)a->len * tt_check_dtype_size(a->dtype);
+    char *f = tt_xasprintf("%s/out.%s.%s.bin", dir, side, a->name);
+    tt_check_write_file(f, out + off, n);
+    free(f);
+    off += n;
+  }
+}
+
 static char *make_workdir(void) {
   const char *tmp = getenv("TMPDIR");
   char *tmpl = tt_xasprintf("%s/tiletrans-check-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -178,11 +231,14 @@ void tt_check_run_tile(const tt_check_spec *spec, const tt_check_options *o, tt_
   size_t in_len = 0;
   uint64_t seed = o->seed_set ? o->seed : spec->seed;
   inputs = tt_check_inputs_make(spec, seed, &in_len);
-  if (spec->torch_ref) {
+  if (spec->torch_ref || o->keep) {
     if (!(workdir = make_workdir())) {
       set_verdict(r, TT_CHECK_RUN_FAIL, tt_xasprintf("cannot create a work dir: %s", strerror(errno)));
       goto done;
     }
+    if (o->keep) keep_inputs(spec, inputs, in_len, workdir);
+  }
+  if (spec->torch_ref) {
     char *err = NULL;
     double t0 = tt_check_now();
     tt_torch_status st = tt_check_torch_run(spec, inputs, in_len, workdir, o->timeout_s, &ref_out, &err);
@@ -197,6 +253,7 @@ void tt_check_run_tile(const tt_check_spec *spec, const tt_check_options *o, tt_
     if (run_side(spec, &ref, inputs, in_len, "reference", &ref_out, &r->reference.run_s, r)) goto done;
   }
   r->reference.built = 1;
+  if (o->keep) keep_outputs(spec, ref_out, spec->torch_ref ? "torch" : "source", workdir);
   const tile_side *tests[2];
   int ntests = 0;
   if (spec->torch_ref && has_src) tests[ntests++] = &src;
@@ -211,6 +268,7 @@ void tt_check_run_tile(const tt_check_spec *spec, const tt_check_options *o, tt_
     r->noutputs = 0;
     if (run_side(spec, tests[i], inputs, in_len, role, &out, &r->candidate.run_s, r)) goto done;
     r->candidate.built = 1;
+    if (o->keep) keep_outputs(spec, out, role, workdir);
     tt_check_compare_buffers(spec, ref_out, out, r);
     if (r->status != TT_CHECK_PASS) {
       if (tests[i] == &src && has_cand) {
@@ -221,7 +279,13 @@ void tt_check_run_tile(const tt_check_spec *spec, const tt_check_options *o, tt_
     }
   }
 done:
-  if (workdir && !o->keep) tt_check_side_rmtree(workdir);
+  if (workdir && o->keep) {
+    /* as for CUDA checks: PASS has no message, so the kept dir goes to stderr */
+    if (r->status == TT_CHECK_PASS || !r->message) fprintf(stderr, "tiletrans check: %s: work dir kept: %s\n", spec->name, workdir);
+    else set_verdict(r, r->status, tt_xasprintf("%s [work dir kept: %s]", r->message, workdir));
+  } else if (workdir) {
+    tt_check_side_rmtree(workdir);
+  }
   free(workdir);
   free(inputs);
   free(ref_out);
