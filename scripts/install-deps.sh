@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tiletrans builds and tests with. Idempotent: quiet and
-# fast when everything is already there. Set TT_WITH_HIP=1 to also install hipcc (large).
+# fast when everything is already there. Set TT_WITH_HIP=1 to also install hipcc (large),
+# TT_WITH_TORCH=1 for python3-torch (the PyTorch references of check specs).
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libfyaml-dev libjansson-dev libpcre2-dev libcriterion-dev
       git patch python3-jsonschema python3-rfc3987)
 [ "${TT_WITH_HIP:-0}" = 1 ] && pkgs+=(hipcc libamdhip64-dev libhiprand-dev libhipsparse-dev)
+# PyTorch references of `tiletrans check` (reference: {torch: ...}) run in Debian's python3.
+[ "${TT_WITH_TORCH:-0}" = 1 ] && pkgs+=(python3-torch)
 missing=()
 # npm ships with the machine image; take Debian's only where it is absent.
 command -v npm >/dev/null 2>&1 || missing+=(npm)

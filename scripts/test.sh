@@ -4,7 +4,7 @@
 # and UndefinedBehaviorSanitizer and runs it once more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TT_WITH_HIP=1 scripts/install-deps.sh
+TT_WITH_HIP=1 TT_WITH_TORCH=1 scripts/install-deps.sh
 jobs=$(nproc)
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

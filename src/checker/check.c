@@ -11,6 +11,7 @@
 #include "checker/harness.h"
 #include "checker/proc.h"
 #include "checker/side.h"
+#include "checker/tile_check.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -135,16 +136,15 @@ static char *schedule_dependence(const tt_check_spec *spec, const tt_check_side_
   return NULL;
 }
 
-/* Sets PASS or MISMATCH from the first run of each side. */
-static void compare_outputs(const tt_check_spec *spec, const tt_check_side_ctx *ref,
-                            const tt_check_side_ctx *cand, tt_check_result *r) {
+void tt_check_compare_buffers(const tt_check_spec *spec, const unsigned char *ref,
+                              const unsigned char *cand, tt_check_result *r) {
   size_t nout = 0;
   for (size_t i = 0; i < spec->nargs; i++) nout += spec->args[i].output != 0;
   r->outputs = calloc(nout ? nout : 1, sizeof *r->outputs);
   if (!r->outputs) { verdict(r, TT_CHECK_RUN_FAIL, tt_xasprintf("out of memory")); return; }
   r->noutputs = nout;
   char *msg = NULL;
-  if (diff_outputs(spec, ref->outputs[0], cand->outputs[0], "reference", "candidate", r->outputs, &msg))
+  if (diff_outputs(spec, ref, cand, "reference", "candidate", r->outputs, &msg))
     verdict(r, TT_CHECK_MISMATCH, msg);
   else {
     free(msg);
@@ -220,20 +220,20 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
   r->candidate.warp = o->warp;
   r->reference.semantics = strdup(o->backend == TT_CHECK_BACKEND_CUDA ? "cuda/gpu" : "cuda/warp32");
   r->candidate.semantics = o->backend == TT_CHECK_BACKEND_HIP ? strdup("hip/gpu") : tt_xasprintf("hip/warp%d", o->warp);
-  r->reference.source = strdup(spec->source);
+  r->reference.source = strdup(spec->source ? spec->source : spec->path);
   r->candidate.source = spec->candidate ? strdup(spec->candidate) : NULL;
 
   char *why = NULL;
   tt_check_side_ctx ref = {0}, cand = {0};
   char *workdir = NULL, *cand_path = NULL, *cand_src = NULL;
   unsigned char *inputs = NULL;
-  if (spec->lang == TT_CHECK_LANG_CUTILE_PYTHON) {
-    free(r->reference.semantics);
-    free(r->candidate.semantics);
-    r->reference.semantics = strdup("cutile-python");
-    r->candidate.semantics = strdup("tile");
-    verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("tile kernels are not supported by this build yet "
-                                        "(language: cutile-python; the tile interpreter is not built)"));
+  if (tt_check_lang_is_tile(spec->lang)) {
+    tt_check_run_tile(spec, o, r);
+    goto done;
+  }
+  if (spec->torch_ref) {
+    verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("torch references for CUDA specs are not supported yet; "
+                                                 "they work for tile specs (language: cutile-python)"));
     goto done;
   }
   if (!tc) {
@@ -314,7 +314,8 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
       goto done;
     }
   }
-  compare_outputs(spec, &ref, &cand, r);
+  /* Sets PASS or MISMATCH from the first run of each side. */
+  tt_check_compare_buffers(spec, ref.outputs[0], cand.outputs[0], r);
 
 done:
   tt_check_side_free(&ref);

@@ -74,6 +74,11 @@ typedef struct tt_check_result {
 void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_check_spec *spec,
                   const tt_check_options *o, tt_check_result *res);
 
+/* Compares two sides' outputs (the output buffers concatenated in argument order)
+ * with the spec's tolerances; fills r->outputs and sets PASS or MISMATCH. */
+void tt_check_compare_buffers(const tt_check_spec *spec, const unsigned char *ref,
+                              const unsigned char *cand, tt_check_result *r);
+
 /* Runs n checks on up to `jobs` threads; results[i] belongs to specs[i]. */
 void tt_check_run_all(const tt_check_toolchain *tc, const char *tc_err,
                       const tt_check_spec *specs, size_t n, const tt_check_options *o,

@@ -285,7 +285,7 @@ static int parse_launch(ctx_t *c, slot_t *s) {
   if (take_mapping(c, s->val, s->kpos, "launch", sl, 3) != 0) return -1;
   if (!sl[0].present) return fail(c, s->kpos, "launch.grid", "missing (required)");
   if (parse_dims(c, &sl[0], "launch.grid", sp->grid, &sp->grid_dims) != 0) return -1;
-  if (sp->lang == TT_CHECK_LANG_CUTILE_PYTHON) {
+  if (tt_check_lang_is_tile(sp->lang)) {
     /* Tile kernels have no threads: a block size would be meaningless. */
     for (int i = 1; i < 3; i++)
       if (sl[i].present)
@@ -378,7 +378,7 @@ static int parse_arg(ctx_t *c, struct fy_node *n, pos_t seqpos, size_t idx) {
   slot_t *ty = slot(sl, ns, "type"), *ln = slot(sl, ns, "len"), *sh = slot(sl, ns, "shape");
   slot_t *in = slot(sl, ns, "init"), *out = slot(sl, ns, "output"), *val = slot(sl, ns, "value");
   slot_t *cst = slot(sl, ns, "constant");
-  int tile = sp->lang == TT_CHECK_LANG_CUTILE_PYTHON;
+  int tile = tt_check_lang_is_tile(sp->lang);
   if (cst->present && !tile)
     return fail(c, cst->kpos, KEY("constant"), "only tile kernels (language: cutile-python) have constants; use value:");
   if (sh->present && !tile)
@@ -470,11 +470,27 @@ static int parse_tolerance(ctx_t *c, slot_t *s) {
   return 0;
 }
 
+int tt_check_lang_is_tile(tt_check_lang l) {
+  return l == TT_CHECK_LANG_CUTILE_PYTHON || l == TT_CHECK_LANG_TRITON;
+}
+
+/* reference: {torch: "..."} — PyTorch code evaluated by python3 (DESIGN.md). */
+static int parse_reference(ctx_t *c, slot_t *s) {
+  tt_check_spec *sp = c->spec;
+  slot_t sl[] = {{.key = "torch"}};
+  if (take_mapping(c, s->val, s->kpos, "reference", sl, 1) != 0) return -1;
+  if (!sl[0].present) return fail(c, s->kpos, "reference.torch", "missing (the only kind of reference is torch:)");
+  if (!(sp->torch_ref = want_string(c, sl[0].val, sl[0].kpos, "reference.torch"))) return -1;
+  sp->torch_line = node_pos(sl[0].val, sl[0].kpos).line;
+  return 0;
+}
+
 static int parse_root(ctx_t *c, struct fy_node *root) {
   tt_check_spec *sp = c->spec;
   pos_t top = {1, 1};
   slot_t sl[] = {{.key = "name"}, {.key = "source"}, {.key = "kernel"}, {.key = "candidate"}, {.key = "language"}, {.key = "seed"},
-                 {.key = "sizes"}, {.key = "launch"}, {.key = "args"}, {.key = "tolerance"}};
+                 {.key = "sizes"}, {.key = "launch"}, {.key = "args"}, {.key = "tolerance"},
+                 {.key = "reference"}, {.key = "candidate_entry"}};
   const size_t ns = sizeof sl / sizeof sl[0];
   if (take_mapping(c, root, top, "", sl, ns) != 0) return -1;
   slot_t *lang = slot(sl, ns, "language");
@@ -484,13 +500,20 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
     if (!l) return -1;
     if (len == 4 && !memcmp(l, "cuda", 4)) sp->lang = TT_CHECK_LANG_CUDA;
     else if (len == 13 && !memcmp(l, "cutile-python", 13)) sp->lang = TT_CHECK_LANG_CUTILE_PYTHON;
-    else return fail(c, node_pos(lang->val, lang->kpos), "language", "unknown language '%.*s' (known: cuda, cutile-python)", (int)len, l);
+    else if (len == 6 && !memcmp(l, "triton", 6)) sp->lang = TT_CHECK_LANG_TRITON;
+    else return fail(c, node_pos(lang->val, lang->kpos), "language", "unknown language '%.*s' (known: cuda, cutile-python, triton)", (int)len, l);
   }
-  const char *required[] = {"source", "kernel", "launch", "args"};
+  slot_t *s = slot(sl, ns, "reference");
+  if (s->present && parse_reference(c, s) != 0) return -1;
+  /* With a PyTorch reference the source is optional: the kernel under test is then
+   * the candidate. A Triton kernel computes its own grid, so it takes no launch. */
+  const char *required[] = {"kernel", "args", sp->torch_ref ? NULL : "source",
+                            sp->lang == TT_CHECK_LANG_TRITON ? NULL : "launch"};
   for (int i = 0; i < 4; i++)
-    if (!slot(sl, ns, required[i])->present) return fail(c, top, required[i], "missing (required)");
-  slot_t *s;
-  if (want_file(c, slot(sl, ns, "source"), "source", &sp->source) != 0) return -1;
+    if (required[i] && !slot(sl, ns, required[i])->present) return fail(c, top, required[i], "missing (required)");
+  if (slot(sl, ns, "source")->present && want_file(c, slot(sl, ns, "source"), "source", &sp->source) != 0) return -1;
+  if (!sp->source && !slot(sl, ns, "candidate")->present)
+    return fail(c, top, "candidate", "missing (required when the spec has no source: the kernel under test)");
   s = slot(sl, ns, "kernel");
   if (!(sp->kernel = want_string(c, s->val, s->kpos, "kernel"))) return -1;
   s = slot(sl, ns, "name");
@@ -501,6 +524,8 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
   }
   s = slot(sl, ns, "candidate");
   if (s->present && want_file(c, s, "candidate", &sp->candidate) != 0) return -1;
+  s = slot(sl, ns, "candidate_entry");
+  if (s->present && !(sp->candidate_entry = want_string(c, s->val, s->kpos, "candidate_entry"))) return -1;
   s = slot(sl, ns, "seed");
   if (s->present) {
     int64_t seed;
@@ -509,7 +534,7 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
   }
   s = slot(sl, ns, "sizes");
   if (s->present && parse_sizes(c, s) != 0) return -1;
-  if (parse_launch(c, slot(sl, ns, "launch")) != 0) return -1;
+  if (slot(sl, ns, "launch")->present && parse_launch(c, slot(sl, ns, "launch")) != 0) return -1;
   if (parse_args(c, slot(sl, ns, "args")) != 0) return -1;
   s = slot(sl, ns, "tolerance");
   if (s->present && parse_tolerance(c, s) != 0) return -1;
@@ -614,6 +639,8 @@ void tt_check_spec_free(tt_check_spec *s) {
   free(s->source);
   free(s->kernel);
   free(s->candidate);
+  free(s->candidate_entry);
+  free(s->torch_ref);
   for (size_t i = 0; i < s->sizes.count; i++) free(s->sizes.names[i]);
   free(s->sizes.names);
   free(s->sizes.values);

@@ -15,7 +15,8 @@
 
 typedef enum tt_check_lang {
   TT_CHECK_LANG_CUDA,          /* CUDA C++ reference, HIP candidate (SIMT executor) */
-  TT_CHECK_LANG_CUTILE_PYTHON  /* tile kernels: parsed and stored, not run yet */
+  TT_CHECK_LANG_CUTILE_PYTHON, /* tile kernels: the tile interpreter (src/tile) */
+  TT_CHECK_LANG_TRITON         /* Triton kernels with their host launcher (src/tile) */
 } tt_check_lang;
 
 typedef struct tt_check_arg {
@@ -43,6 +44,10 @@ typedef struct tt_check_spec {
   char *source;        /* reference program, resolved against dir */
   char *kernel;
   char *candidate;     /* NULL: tiletrans translates source */
+  char *candidate_entry; /* a Triton candidate's host function, when not `kernel` */
+  char *torch_ref;     /* `reference: {torch: ...}`: the reference is this PyTorch code;
+                          source may then be absent (the kernel under test is candidate) */
+  int torch_line;      /* where the torch text starts in the spec, for messages */
   tt_check_lang lang;
   tt_check_env sizes;
   int64_t grid[3], block[3];
@@ -55,6 +60,9 @@ typedef struct tt_check_spec {
   double atol, rtol;
   uint64_t seed;
 } tt_check_spec;
+
+/* Tile languages run in the tile interpreter; a spec's shape:/constant: keys are theirs. */
+int tt_check_lang_is_tile(tt_check_lang l);
 
 /* Parses the spec at path. Returns 0; or 2 for a spec error (invalid YAML or
  * contents) and 3 for an unreadable file, with *err set to a malloc'd message of the
