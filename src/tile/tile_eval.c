@@ -94,7 +94,7 @@ static void tuple_unlink_free(tt_tuple *t) {
   free(t);
 }
 
-static bool holds_tuple(tt_vk k) { return k == TV_TUPLE || k == TV_LAUNCH || k == TV_DICT; }
+static bool holds_tuple(tt_vk k) { return k == TV_TUPLE || k == TV_LAUNCH || k == TV_DICT || k == TV_BLOCKPTR; }
 
 tt_val tt_v_copy(const tt_val *v) {
   if (v->k == TV_TILE) tt_tile_ref(v->u.t);
@@ -115,7 +115,7 @@ void tt_v_drop(tt_val *v) {
 const char *tt_v_kind_name(tt_vk k) {
   static const char *const names[] = {"None", "bool", "int", "float", "str", "tuple", "tile",
                                       "array", "dtype", "enum", "function", "builtin", "module", "launch",
-                                      "lambda", "dict"};
+                                      "lambda", "dict", "block pointer"};
   return names[k];
 }
 

@@ -28,7 +28,8 @@ typedef enum tt_vk {
   TV_ENUM, TV_FUNC, TV_BUILTIN, TV_MODULE,
   TV_LAUNCH, /* kernel[grid]: u.tu is the tuple (function, grid) */
   TV_LAMBDA, /* a lambda expression and the frame it was made in */
-  TV_DICT    /* u.tu holds key, value, key, value, ...; keys are strings */
+  TV_DICT,   /* u.tu holds key, value, key, value, ...; keys are strings */
+  TV_BLOCKPTR /* Triton block pointer: u.tu holds (pointer, shape, strides, offsets, block_shape) */
 } tt_vk;
 
 typedef struct tt_frame tt_frame;

@@ -292,11 +292,14 @@ static void out_of_bounds(tt_interp *I, tt_args *a, const char *fn, const tt_til
                  fn, (long long)off, arr->name, (long long)numel(arr), (long long)i);
 }
 
+static tt_val bp_load(tt_interp *I, tt_args *a, const tt_val *b);
+static tt_val bp_store(tt_interp *I, tt_args *a, const tt_val *b);
+
 static tt_val tl_load(tt_interp *I, tt_args *a) {
   static const char *const kw[] = {"pointer", "mask", "other", "boundary_check", "padding_option", "cache_modifier",
                                    "eviction_policy", "volatile", NULL};
   tt_args_check(I, a, "tl.load", kw, 3);
-  if (tt_arg(a, -1, "boundary_check")) tt_ev_fail(I, a->call, "block pointers (boundary_check) are not supported by the tile interpreter yet");
+  if (a->n && a->pos[0].k == TV_BLOCKPTR) return bp_load(I, a, &a->pos[0]);
   tt_tile_t *ptr, *mask, *other;
   mem_operands(I, a, "tl.load", 1, 2, &ptr, &mask, &other, "other");
   const tt_tile_arg *arr = pointee(I, a->call, ptr, "tl.load");
@@ -339,7 +342,7 @@ static tt_val tl_load(tt_interp *I, tt_args *a) {
 static tt_val tl_store(tt_interp *I, tt_args *a) {
   static const char *const kw[] = {"pointer", "value", "mask", "boundary_check", "cache_modifier", "eviction_policy", NULL};
   tt_args_check(I, a, "tl.store", kw, 3);
-  if (tt_arg(a, -1, "boundary_check")) tt_ev_fail(I, a->call, "block pointers (boundary_check) are not supported by the tile interpreter yet");
+  if (a->n && a->pos[0].k == TV_BLOCKPTR) return bp_store(I, a, &a->pos[0]);
   if (!tt_arg(a, 1, "value")) tt_ev_fail(I, a->call, "tl.store() needs a value");
   tt_tile_t *ptr, *mask, *val;
   mem_operands(I, a, "tl.store", 2, 1, &ptr, &mask, &val, "value");
@@ -397,6 +400,159 @@ static tt_val tl_atomic_add(tt_interp *I, tt_args *a) {
   tt_tile_release(mask);
   tt_tile_release(val);
   return tt_v_tile(old);
+}
+
+/* ---- block pointers ------------------------------------------------------- */
+
+enum { BP_PTR, BP_SHAPE, BP_STRIDES, BP_OFFSETS, BP_BLOCK, BP_N };
+
+static int ints_of(tt_interp *I, TSNode at, const tt_val *v, int64_t *out, const char *what) {
+  if (v->k != TV_TUPLE) tt_ev_fail(I, at, "tl.make_block_ptr: %s must be a tuple", what);
+  if (v->u.tu->n > TT_TILE_MAX_DIMS) tt_ev_fail(I, at, "tl.make_block_ptr: more than %d dims", TT_TILE_MAX_DIMS);
+  for (int i = 0; i < v->u.tu->n; i++) out[i] = tt_v_as_int(I, at, &v->u.tu->items[i]);
+  return v->u.tu->n;
+}
+
+static tt_val int_tuple(tt_interp *I, int n, const int64_t *v) {
+  tt_val t = tt_v_tuple(I, n);
+  for (int i = 0; i < n; i++) t.u.tu->items[i] = tt_v_int(v[i]);
+  return t;
+}
+
+/* tl.make_block_ptr(base, shape, strides, offsets, block_shape, order): a window of
+ * block_shape elements at offsets into the shape x strides view of base. order (the
+ * memory layout hint) does not change which elements are addressed. */
+static tt_val tl_make_block_ptr(tt_interp *I, tt_args *a) {
+  static const char *const kw[] = {"base", "shape", "strides", "offsets", "block_shape", "order", NULL};
+  tt_args_check(I, a, "tl.make_block_ptr", kw, 6);
+  static const char *const names[] = {"base", "shape", "strides", "offsets", "block_shape"};
+  const tt_val *v[BP_N];
+  for (int i = 0; i < BP_N; i++) v[i] = need(I, a, i, names[i], "tl.make_block_ptr");
+  if (v[BP_PTR]->k != TV_TILE || !v[BP_PTR]->u.t->ptr_arg || v[BP_PTR]->u.t->n != 1)
+    tt_ev_fail(I, a->call, "tl.make_block_ptr: base must be a scalar pointer");
+  int64_t d[BP_N][TT_TILE_MAX_DIMS];
+  int nd = ints_of(I, a->call, v[BP_SHAPE], d[BP_SHAPE], "shape");
+  for (int i = BP_STRIDES; i < BP_N; i++)
+    if (ints_of(I, a->call, v[i], d[i], names[i]) != nd) tt_ev_fail(I, a->call, "tl.make_block_ptr: %s has a different rank from shape", names[i]);
+  check_pow2(I, a->call, nd, d[BP_BLOCK]);
+  tt_val bp = tt_v_tuple(I, BP_N);
+  bp.k = TV_BLOCKPTR;
+  bp.u.tu->items[BP_PTR] = tt_v_copy(v[BP_PTR]);
+  for (int i = BP_SHAPE; i < BP_N; i++) bp.u.tu->items[i] = int_tuple(I, nd, d[i]);
+  return bp;
+}
+
+static tt_val tl_advance(tt_interp *I, tt_args *a) {
+  const tt_val *b = need(I, a, 0, "base", "tl.advance"), *o = need(I, a, 1, "offsets", "tl.advance");
+  if (b->k != TV_BLOCKPTR) tt_ev_fail(I, a->call, "tl.advance takes a block pointer");
+  int64_t off[TT_TILE_MAX_DIMS], add[TT_TILE_MAX_DIMS];
+  int nd = ints_of(I, a->call, &b->u.tu->items[BP_OFFSETS], off, "offsets");
+  if (ints_of(I, a->call, o, add, "offsets") != nd) tt_ev_fail(I, a->call, "tl.advance: offsets of a different rank");
+  for (int i = 0; i < nd; i++) off[i] += add[i];
+  tt_val r = tt_v_tuple(I, BP_N);
+  r.k = TV_BLOCKPTR;
+  for (int i = 0; i < BP_N; i++) r.u.tu->items[i] = i == BP_OFFSETS ? int_tuple(I, nd, off) : tt_v_copy(&b->u.tu->items[i]);
+  return r;
+}
+
+typedef struct bp_view {
+  const tt_tile_arg *arr;
+  int64_t base;
+  int nd;
+  int64_t shape[TT_TILE_MAX_DIMS], strides[TT_TILE_MAX_DIMS], off[TT_TILE_MAX_DIMS], block[TT_TILE_MAX_DIMS];
+  bool checked[TT_TILE_MAX_DIMS];
+  int64_t n;
+} bp_view;
+
+static void bp_open(tt_interp *I, tt_args *a, const tt_val *b, bp_view *v, const char *fn) {
+  const tt_tile_t *p = b->u.tu->items[BP_PTR].u.t;
+  v->arr = pointee(I, a->call, p, fn);
+  v->base = p->data.i[0];
+  v->nd = ints_of(I, a->call, &b->u.tu->items[BP_SHAPE], v->shape, "shape");
+  ints_of(I, a->call, &b->u.tu->items[BP_STRIDES], v->strides, "strides");
+  ints_of(I, a->call, &b->u.tu->items[BP_OFFSETS], v->off, "offsets");
+  ints_of(I, a->call, &b->u.tu->items[BP_BLOCK], v->block, "block_shape");
+  memset(v->checked, 0, sizeof v->checked);
+  const tt_val *bc = tt_arg(a, -1, "boundary_check");
+  if (bc && bc->k == TV_TUPLE)
+    for (int i = 0; i < bc->u.tu->n; i++) v->checked[axis_of(I, a->call, &bc->u.tu->items[i], v->nd)] = true;
+  else if (bc && bc->k != TV_NONE)
+    v->checked[axis_of(I, a->call, bc, v->nd)] = true;
+  v->n = 1;
+  for (int i = 0; i < v->nd; i++) v->n *= v->block[i];
+}
+
+/* The buffer offset of block element i; -1 when a checked dim is outside the shape.
+ * An unchecked dim outside the shape still addresses memory (it is the kernel's
+ * promise that it is inside), which the caller bounds-checks against the buffer. */
+static int64_t bp_offset(const bp_view *v, int64_t i, bool *outside_shape) {
+  int64_t off = v->base;
+  *outside_shape = false;
+  for (int d = v->nd - 1; d >= 0; d--) {
+    int64_t c = v->off[d] + i % v->block[d];
+    i /= v->block[d];
+    if (c < 0 || c >= v->shape[d]) {
+      if (v->checked[d]) return -1;
+      *outside_shape = true;
+    }
+    off += c * v->strides[d];
+  }
+  return off;
+}
+
+static tt_val bp_load(tt_interp *I, tt_args *a, const tt_val *b) {
+  bp_view v;
+  bp_open(I, a, b, &v, "tl.load");
+  const tt_val *po = tt_arg(a, -1, "padding_option");
+  double pad = NAN; /* "" leaves it undefined in Triton: poison */
+  if (po && po->k == TV_STR) {
+    const char *s = I->text + po->u.str.s;
+    uint32_t len = po->u.str.e - po->u.str.s;
+    if (tt_ev_name_is(s, len, "zero")) pad = 0.0;
+    else if (!tt_ev_name_is(s, len, "nan") && len) tt_ev_fail(I, a->call, "padding_option is \"zero\", \"nan\" or \"\"");
+  }
+  tt_tile_dtype dt = v.arr->dtype == TT_TILE_TF32 ? TT_TILE_F32 : v.arr->dtype;
+  tt_tile_t *t = tt_tile_new(&I->pool, dt, v.nd, v.block);
+  if (!t) tt_ev_fail(I, a->call, "out of memory");
+  int64_t numel_ = numel(v.arr);
+  for (int64_t i = 0; i < v.n; i++) {
+    bool outside;
+    int64_t off = bp_offset(&v, i, &outside);
+    double x;
+    if (off < 0) {
+      x = tt_dtype_is_float(dt) ? pad : 0.0;
+    } else {
+      if (off >= numel_ || off < 0) out_of_bounds(I, a, "tl.load", v.arr, off, i);
+      x = tt_elem_load(v.arr->dtype, elem_at(v.arr, off));
+    }
+    switch (tt_dtype_store(dt)) {
+      case TT_STORE_F32: t->data.f[i] = (float)x; break;
+      case TT_STORE_F64: t->data.d[i] = x; break;
+      default: t->data.i[i] = off < 0 ? 0 : tt_elem_load_i(v.arr->dtype, elem_at(v.arr, off)); break;
+    }
+  }
+  return tt_v_tile(t);
+}
+
+static tt_val bp_store(tt_interp *I, tt_args *a, const tt_val *b) {
+  bp_view v;
+  bp_open(I, a, b, &v, "tl.store");
+  const tt_val *val = need(I, a, 1, "value", "tl.store");
+  tt_tile_t *t = as_tile(I, a->call, val, v.arr->dtype);
+  t = bcast(I, a->call, t, v.nd, v.block);
+  int64_t numel_ = numel(v.arr);
+  for (int64_t i = 0; i < v.n; i++) {
+    bool outside;
+    int64_t off = bp_offset(&v, i, &outside);
+    if (off < 0) continue;
+    if (off >= numel_) out_of_bounds(I, a, "tl.store", v.arr, off, i);
+    if (tt_dtype_store(t->dtype) == TT_STORE_I64 && !tt_dtype_is_float(v.arr->dtype))
+      tt_elem_store_i(v.arr->dtype, elem_at(v.arr, off), t->data.i[i]);
+    else
+      tt_elem_store(v.arr->dtype, elem_at(v.arr, off), tt_tile_get_f(t, i));
+  }
+  tt_tile_release(t);
+  return tt_v_none();
 }
 
 /* ---- dot ------------------------------------------------------------------- */
@@ -593,7 +749,8 @@ static const tt_builtin tl_builtins[] = {
   {"constexpr", identity, false}, {"program_id", tl_program_id, false}, {"num_programs", tl_num_programs, false},
   {"arange", tl_arange, false}, {"range", tl_range, false}, {"static_range", tl_range, false},
   {"zeros", tl_zeros, false}, {"full", tl_full, false}, {"zeros_like", tl_zeros_like, false},
-  {"load", tl_load, false}, {"store", tl_store, false}, {"atomic_add", tl_atomic_add, false},
+  {"load", tl_load, false}, {"store", tl_store, false}, {"make_block_ptr", tl_make_block_ptr, false},
+  {"advance", tl_advance, false}, {"atomic_add", tl_atomic_add, false},
   {"dot", tl_dot, false}, {"trans", tl_trans, false}, {"permute", tl_permute, false},
   {"reshape", tl_reshape, false}, {"view", tl_reshape, false}, {"broadcast_to", tl_broadcast_to, false},
   {"expand_dims", tl_expand_dims, false},

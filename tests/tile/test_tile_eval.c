@@ -335,3 +335,29 @@ Test(tile_triton, the_entry_must_be_the_host_function) {
   cr_expect(strstr(err, "is a kernel; the spec's entry is the host function"), "%s", err);
   free(err);
 }
+
+Test(tile_triton, block_pointers_pad_checked_dims_and_clip_stores) {
+  /* a 3 x 5 matrix read in 4 x 4 blocks at (0, 4) after an advance: column 4 is the
+   * only real one; rows 3.. and columns 5.. are outside and, checked, read zero */
+  const char *src = TPRE
+    "@triton.jit\n"
+    "def k(x_ptr, y_ptr, M, N):\n"
+    "    bp = tl.make_block_ptr(x_ptr, shape=(M, N), strides=(N, 1), offsets=(0, 0), block_shape=(4, 4), order=(1, 0))\n"
+    "    bp = tl.advance(bp, (0, 4))\n"
+    "    t = tl.load(bp, boundary_check=(0, 1), padding_option='zero')\n"
+    "    out = tl.make_block_ptr(y_ptr, shape=(M, N), strides=(N, 1), offsets=(0, 0), block_shape=(4, 4), order=(1, 0))\n"
+    "    tl.store(out, t + 100.0, boundary_check=(0, 1))\n"
+    "\n"
+    "def host(x, y):\n"
+    "    k[(1,)](x, y, 3, 5)\n";
+  float x[15], y[15] = {0};
+  for (int i = 0; i < 15; i++) x[i] = (float)i;
+  tt_tile_arg args[] = {arr_f32("x", x, 2, (int64_t[]){3, 5}), arr_f32("y", y, 2, (int64_t[]){3, 5})};
+  char *err;
+  cr_assert_eq(run_triton(src, "host", args, 2, &err), 0, "%s", err);
+  for (int r = 0; r < 3; r++) {
+    cr_expect_eq(y[r * 5 + 0], x[r * 5 + 4] + 100.0f, "row %d: column 0 took x's column 4", r);
+    for (int c = 1; c < 4; c++) cr_expect_eq(y[r * 5 + c], 100.0f, "row %d col %d: padding", r, c);
+    cr_expect_eq(y[r * 5 + 4], 0.0f, "column 4 was outside the stored block");
+  }
+}
