@@ -11,6 +11,7 @@
 #include "rules/match.h"
 #include "rules/rewrite.h"
 #include "util/fs.h"
+#include "util/relocate.h"
 #include "util/util.h"
 
 bool tt_cli_color(void) {
@@ -38,22 +39,12 @@ int tt_cli_parse_target(const char *s) {
   return -1;
 }
 
-/* The installed rulebook beside the executable wins over the source tree's, and
- * TILETRANS_RULES_DIR over both. */
+/* TILETRANS_RULES_DIR, else the installed rulebook found from the executable, else
+ * the source tree's (util/relocate.h). Looked up once per process. */
 const char *tt_cli_default_rules_dir(void) {
-  static char installed[PATH_MAX];
-  const char *env = getenv("TILETRANS_RULES_DIR");
-  if (env && *env) return env;
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = '\0';
-    char *dir = tt_fs_dirname(exe);
-    snprintf(installed, sizeof installed, "%s/../share/tiletrans/rules", dir);
-    free(dir);
-    if (tt_fs_is_dir(installed)) return installed;
-  }
-  return TT_DEFAULT_RULES_DIR;
+  static char *dir;
+  if (!dir) dir = tt_relocate_rules_dir();
+  return dir;
 }
 
 tt_rulebook *tt_cli_load_rules(const char *const *dirs, size_t n, const char *const *extra, size_t n_extra) {
