@@ -213,7 +213,9 @@ int tt_cli_execute(const tt_cli_opts *o, tt_cli_run *run) {
       continue;
     }
     /* A file named explicitly is read whatever its name (process() asks for
-     * --language when the name does not tell). */
+     * --language when the name does not tell), unless its config excludes it: a
+     * pre-commit hook names every staged file, and `exclude` must hold for them too. */
+    if (c.config && !tt_fs_is_dir(paths[i]) && tt_config_excludes(c.config, paths[i])) continue;
     char *err = NULL;
     if (tt_fs_walk(paths[i], wanted, add_file, &c, &err) < 0) {
       add_file(paths[i], &c);
