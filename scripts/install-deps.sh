@@ -3,6 +3,12 @@
 # fast when everything is already there. Set TT_WITH_HIP=1 to also install hipcc (large).
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libfyaml-dev libjansson-dev libpcre2-dev libcriterion-dev)
+# Man pages are generated from --help (help2man); the install tests package with CPack
+# (dpkg-dev: dpkg-shlibdeps), read the pages (man-db) and run the hook (pre-commit, git).
+pkgs+=(help2man dpkg-dev man-db pre-commit git)
+# `check --format junit` writes XML with libxml2; its tests render the markdown report
+# with GitHub's renderer (cmark-gfm).
+pkgs+=(libxml2-dev cmark-gfm)
 [ "${TT_WITH_HIP:-0}" = 1 ] && pkgs+=(hipcc libamdhip64-dev libhiprand-dev libhipsparse-dev)
 missing=()
 # npm ships with the machine image; take Debian's only where it is absent.
