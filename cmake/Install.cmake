@@ -24,7 +24,12 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} 
 # --- man pages: generated from each command's --help by help2man, so the help text
 # is their single source; cmake/man-extra.h2m adds the sections --help has not
 # (files, environment).
-option(TT_MANPAGES "Generate man pages from --help (needs help2man)" ON)
+# Off by default in sanitizer builds, which are for testing, not for installing.
+if(TT_SANITIZE)
+  option(TT_MANPAGES "Generate man pages from --help (needs help2man)" OFF)
+else()
+  option(TT_MANPAGES "Generate man pages from --help (needs help2man)" ON)
+endif()
 if(TT_MANPAGES)
   find_program(HELP2MAN help2man)
   if(NOT HELP2MAN)
@@ -62,7 +67,7 @@ if(TT_MANPAGES)
     add_custom_command(OUTPUT ${out}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${TT_MAN_DIR}
       COMMAND ${CMAKE_COMMAND} -E env NO_COLOR=1 TERM=dumb
-              ${HELP2MAN} --no-info --no-discard-stderr --section=1
+              ${HELP2MAN} --no-info --section=1
               --name=${what} --version-string=${PROJECT_VERSION}
               --include=${CMAKE_SOURCE_DIR}/cmake/man-extra.h2m --output=${out} ${prog}
       DEPENDS tiletrans ${CMAKE_SOURCE_DIR}/cmake/man-extra.h2m
