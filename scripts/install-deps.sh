@@ -3,8 +3,16 @@
 # fast when everything is already there. Set TT_WITH_HIP=1 to also install hipcc (large),
 # TT_WITH_TORCH=1 for python3-torch (the PyTorch references of check specs).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libfyaml-dev libjansson-dev libpcre2-dev libcriterion-dev
-      git patch python3-jsonschema python3-rfc3987)
+pkgs=(build-essential cmake pkg-config libfyaml-dev libjansson-dev libpcre2-dev libcriterion-dev)
+# git and patch check `--diff` output; python3-jsonschema (with rfc3987 for format: uri)
+# validates SARIF against the official schema.
+pkgs+=(git patch python3-jsonschema python3-rfc3987)
+# Man pages are generated from --help (help2man); the install tests package with CPack
+# (dpkg-dev: dpkg-shlibdeps), read the pages (man-db) and run the hook (pre-commit, git).
+pkgs+=(help2man dpkg-dev man-db pre-commit git)
+# `check --format junit` writes XML with libxml2; its tests render the markdown report
+# with GitHub's renderer (cmark-gfm).
+pkgs+=(libxml2-dev cmark-gfm)
 [ "${TT_WITH_HIP:-0}" = 1 ] && pkgs+=(hipcc libamdhip64-dev libhiprand-dev libhipsparse-dev)
 # PyTorch references of `tiletrans check` (reference: {torch: ...}) run in Debian's python3.
 [ "${TT_WITH_TORCH:-0}" = 1 ] && pkgs+=(python3-torch)

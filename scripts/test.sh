@@ -1,19 +1,32 @@
 #!/usr/bin/env bash
 # The test command (README.md; CI runs it through .ci/run): installs what is missing,
 # builds, runs every test with ctest, then builds the suite again with AddressSanitizer
-# and UndefinedBehaviorSanitizer and runs it once more.
+# and UndefinedBehaviorSanitizer and runs it once more (without the tests that only
+# exercise other programs: hipcc's compiles, the install tests). Prints how long each
+# phase and the whole run took; on CI's 2-core machine the whole run should stay under
+# 20 minutes (tests/CMakeLists.txt gives each test a timeout 3x what it took on a
+# loaded 2-core machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+start=$SECONDS
+phase_start=$SECONDS
+phase() { echo "test.sh: $1 took $((SECONDS - phase_start)) s"; phase_start=$SECONDS; }
+trap 'echo "test.sh: total $((SECONDS - start)) s ($(( (SECONDS - start) / 60 )) min $(( (SECONDS - start) % 60 )) s)"' EXIT
+
 TT_WITH_HIP=1 TT_WITH_TORCH=1 scripts/install-deps.sh
 jobs=$(nproc)
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$jobs"
+phase "build"
 (cd build && ctest --output-on-failure -j"$jobs")
+phase "tests"
 
 if [ "${TT_SKIP_SANITIZERS:-0}" != 1 ]; then
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DTT_SANITIZE=ON >/dev/null
   cmake --build build-asan -j"$jobs"
+  phase "sanitizer build"
   (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
      ctest --output-on-failure -j"$jobs")
+  phase "sanitizer tests"
 fi

@@ -42,6 +42,8 @@ void tt_check_options_init(tt_check_options *o) {
   o->warp = 64;
   o->timeout_s = 60;
   o->schedules = "forward,reverse,random";
+  o->memory_limit = TT_CHECK_DEFAULT_MEMORY_LIMIT;
+  o->sandbox = TT_CHECK_SANDBOX_AUTO;
 }
 
 

@@ -37,7 +37,13 @@ typedef struct tt_check_options {
   const struct tt_rulebook *book; /* translates sources that have no `candidate:`; loaded
                                      once by the caller and shared by every check (read-only) */
   const char *schedules;   /* comma-separated sim schedules, e.g. "forward,reverse,random" */
+  size_t memory_limit;     /* address-space limit of a sim harness (RLIMIT_AS); 0: none */
+  int sandbox;             /* tt_check_sandbox (proc.h) of sim harnesses */
 } tt_check_options;
+
+/* The default memory_limit: far above what a kernel's buffers and the sim's fiber
+ * stacks need, far below what would take a shared machine down. */
+#define TT_CHECK_DEFAULT_MEMORY_LIMIT ((size_t)16 << 30)
 
 void tt_check_options_init(tt_check_options *o);
 

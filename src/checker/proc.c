@@ -1,5 +1,9 @@
 /* proc.c — see proc.h. */
+#define _GNU_SOURCE /* pipe2 */
 #include "checker/proc.h"
+#include "checker/sandbox.h"
+
+#include <stdint.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +16,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "util/util.h"
 
 double tt_check_now(void) {
   struct timespec ts;
@@ -66,69 +72,112 @@ int tt_check_write_file(const char *path, const void *data, size_t len) {
 
 int tt_check_proc_run(char *const argv[], const char *cwd, const char *out_path,
                       const char *err_path, double timeout_s, tt_check_proc *res) {
+  return tt_check_proc_run_limited(argv, cwd, out_path, err_path, timeout_s, NULL, res);
+}
+
+int tt_check_parse_size(const char *s, size_t *out) {
+  char *end;
+  errno = 0;
+  if (!s || *s < '0' || *s > '9') return -1;
+  unsigned long long v = strtoull(s, &end, 10);
+  int shift = 0;
+  switch (*end) {
+  case 'K': case 'k': shift = 10; end++; break;
+  case 'M': case 'm': shift = 20; end++; break;
+  case 'G': case 'g': shift = 30; end++; break;
+  case 'T': case 't': shift = 40; end++; break;
+  default: break;
+  }
+  if (*end || errno || v == 0 || v > (SIZE_MAX >> shift)) return -1;
+  *out = (size_t)v << shift;
+  return 0;
+}
+
+static void fill_status(tt_check_proc *res, int status) {
+  if (WIFEXITED(status)) {
+    res->exited = 1;
+    res->exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    res->signaled = 1;
+    res->sig = WTERMSIG(status);
+  }
+}
+
+static void close_all(int *fds, int n) {
+  for (int i = 0; i < n; i++)
+    if (fds[i] >= 0) close(fds[i]);
+}
+
+int tt_check_proc_run_limited(char *const argv[], const char *cwd, const char *out_path,
+                              const char *err_path, double timeout_s, const tt_check_proc_limits *lim,
+                              tt_check_proc *res) {
   memset(res, 0, sizeof *res);
   double t0 = tt_check_now();
-  /* Everything the child needs is prepared before fork: only async-signal-safe calls
-   * happen between fork and exec (tiletrans may run checks on several threads). */
-  int ofd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  int efd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  int nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-  if (ofd < 0 || efd < 0 || nullfd < 0) {
+  /* Everything the keeper needs is prepared before fork: only async-signal-safe calls
+   * happen in it (tiletrans may run checks on several threads). */
+  tt_check_launch l = {.argv = argv, .cwd = cwd, .timeout_s = timeout_s,
+                       .memory_bytes = lim ? lim->memory_bytes : 0, .sandbox = lim ? (int)lim->sandbox : 0};
+  snprintf(l.uid_map, sizeof l.uid_map, "%u %u 1\n", (unsigned)getuid(), (unsigned)getuid());
+  snprintf(l.gid_map, sizeof l.gid_map, "%u %u 1\n", (unsigned)getgid(), (unsigned)getgid());
+  int pipefd[2] = {-1, -1};
+  int fds[5] = {open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644),
+                open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644),
+                open("/dev/null", O_RDONLY | O_CLOEXEC), -1, -1};
+  if (fds[0] < 0 || fds[1] < 0 || fds[2] < 0 || pipe2(pipefd, O_CLOEXEC) != 0) {
     int e = errno;
-    if (ofd >= 0) close(ofd);
-    if (efd >= 0) close(efd);
-    if (nullfd >= 0) close(nullfd);
+    close_all(fds, 3);
     res->err = strdup(strerror(e));
     return -1;
   }
+  fds[3] = pipefd[0];
+  fds[4] = pipefd[1];
+  l.out_fd = fds[0];
+  l.err_fd = fds[1];
+  l.in_fd = fds[2];
+  l.report_fd = pipefd[1];
   pid_t pid = fork();
   if (pid < 0) {
     int e = errno;
-    close(ofd); close(efd); close(nullfd);
+    close_all(fds, 5);
     res->err = strdup(strerror(e));
     return -1;
   }
-  if (pid == 0) {
-    setpgid(0, 0);
-    dup2(nullfd, 0);
-    dup2(ofd, 1);
-    dup2(efd, 2);
-    if (cwd && chdir(cwd) != 0) _exit(126);
-    execvp(argv[0], argv);
-    static const char msg[] = "tiletrans: cannot execute the program\n";
-    ssize_t ignored = write(2, msg, sizeof msg - 1);
-    (void)ignored;
-    _exit(127);
-  }
+  if (pid == 0) tt_check_sandbox_keep(&l);
   setpgid(pid, pid); /* also here: whichever of parent and child runs first */
-  close(ofd);
-  close(efd);
-  close(nullfd);
-  int status = 0;
-  struct timespec nap = {0, 1000000}; /* 1 ms, growing to 20 ms: quick runs stay quick */
+  close_all(fds, 3);
+  close(pipefd[1]);
+  /* The keeper enforces the time limit; this is the backstop for a keeper that hangs. */
+  int status = 0, backstop = 0;
+  struct timespec nap = {0, 1000000};
   for (;;) {
     pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) break;
-    if (r < 0 && errno != EINTR) break;
-    if (timeout_s > 0 && tt_check_now() - t0 > timeout_s) {
+    if (r == pid || (r < 0 && errno != EINTR)) break;
+    if (timeout_s > 0 && tt_check_now() - t0 > timeout_s + 10) {
       kill(-pid, SIGKILL);
       kill(pid, SIGKILL);
       waitpid(pid, &status, 0);
-      res->timed_out = 1;
+      backstop = 1;
       break;
     }
     nanosleep(&nap, NULL);
     if (nap.tv_nsec < 20000000) nap.tv_nsec += 1000000;
   }
+  tt_check_keeper_report rep;
+  ssize_t got = read(pipefd[0], &rep, sizeof rep);
+  close(pipefd[0]);
   res->wall_s = tt_check_now() - t0;
-  if (!res->timed_out) {
-    if (WIFEXITED(status)) {
-      res->exited = 1;
-      res->exit_code = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-      res->signaled = 1;
-      res->sig = WTERMSIG(status);
-    }
+  if (got != (ssize_t)sizeof rep || backstop) {
+    res->timed_out = backstop;
+    if (!backstop) fill_status(res, status); /* the keeper itself died */
+  } else if (!rep.started) {
+    res->err = tt_xasprintf("cannot set up the %s: %s", lim && lim->sandbox == TT_CHECK_SANDBOX_ON ? "sandbox" : "child process",
+                            strerror(rep.setup_errno));
+    return -1;
+  } else {
+    res->timed_out = rep.timed_out;
+    if (!rep.timed_out) fill_status(res, rep.status);
+    res->sandbox_level = rep.sandbox_level;
+    res->leftovers = rep.leftovers;
   }
   res->out = tt_check_read_file(out_path, NULL, 256 * 1024);
   res->err = tt_check_read_file(err_path, NULL, 256 * 1024);

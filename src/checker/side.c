@@ -194,7 +194,11 @@ int tt_check_side_run(tt_check_side_ctx *c, const char *inputs_path, uint64_t se
   tt_check_proc pr;
   int rc = -1;
   if (!out || !res || !so || !se) { *err = strdup("out of memory"); goto done; }
-  if (tt_check_proc_run(argv, c->workdir, so, se, limit, &pr) != 0) {
+  /* Harnesses on the sim run under the memory limit and in the sandbox; a GPU side
+   * (nvcc) needs the driver's address space and devices, so neither applies to it. */
+  tt_check_proc_limits lim = {0};
+  if (c->kind != TT_CHECK_SIDE_NVCC) lim = (tt_check_proc_limits){c->o->memory_limit, c->o->sandbox};
+  if (tt_check_proc_run_limited(argv, c->workdir, so, se, limit, &lim, &pr) != 0) {
     *err = tt_xasprintf("cannot run the harness %s: %s", c->exe, pr.err ? pr.err : "?");
     tt_check_proc_free(&pr);
     goto done;

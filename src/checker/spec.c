@@ -279,6 +279,9 @@ static int parse_dims(ctx_t *c, slot_t *s, const char *key, int64_t dims[3], int
   return 0;
 }
 
+/* The ceiling of launch.shared_bytes (install helper, issue 12). */
+static const int64_t k_max_shared_bytes = (int64_t)1 << 20;
+
 static int parse_launch(ctx_t *c, slot_t *s) {
   tt_check_spec *sp = c->spec;
   slot_t sl[] = {{.key = "grid"}, {.key = "block"}, {.key = "shared_bytes"}};
@@ -299,6 +302,13 @@ static int parse_launch(ctx_t *c, slot_t *s) {
   if (parse_dims(c, &sl[1], "launch.block", sp->block, &sp->block_dims) != 0) return -1;
   if (sl[2].present && want_positive(c, sl[2].val, sl[2].kpos, "launch.shared_bytes", &sp->shared_bytes, 1) != 0)
     return -1;
+  /* No GPU gives a block more than 228 KiB (H100; CDNA's LDS is 64 KiB, gfx950's
+   * 160 KiB): a larger value is a typo or an expression gone wrong, and the sim would
+   * allocate it for every block. */
+  if (sp->shared_bytes > k_max_shared_bytes)
+    return fail(c, node_pos(sl[2].val, sl[2].kpos), "launch.shared_bytes",
+                "%lld bytes is more than any GPU gives a block (at most %lld: 1 MiB)", (long long)sp->shared_bytes,
+                (long long)k_max_shared_bytes);
   return 0;
 }
 

@@ -34,7 +34,9 @@ static void help(FILE *f) {
     "options:\n"
     "  --backend sim|cuda|hip  where to run: the SIMT CPU executor (default), the\n"
     "                          reference on an NVIDIA GPU (nvcc), or an AMD GPU\n"
-    "  --format text|json      output format (default text)\n"
+    "  --format text|json|junit|markdown\n"
+    "                          output format (default text); junit: JUnit XML, one test\n"
+    "                          case per spec; markdown: a table for $GITHUB_STEP_SUMMARY\n"
     "  --seed N                seed for random inits (overrides each spec's seed)\n"
     "  --warp 32|64            candidate wavefront: 64 for CDNA (default), 32 for RDNA\n"
     "  --schedules LIST        sim lane schedules, comma-separated from forward,\n"
@@ -42,6 +44,14 @@ static void help(FILE *f) {
     "  --timeout S             time limit for one run of one side (default 60)\n"
     "  --rules DIR             rulebook used to translate sources (default: built-in)\n"
     "  -j, --jobs N            run N checks in parallel (default 1)\n"
+    "  --memory-limit SIZE     address-space limit of each sim harness, e.g. 4G, 512M\n"
+    "                          (default 16G)\n"
+    "  --sandbox auto|on|off   run sim harnesses in user, PID and network namespaces with\n"
+    "                          the file system read-only outside their work dir: auto\n"
+    "                          (default) where unprivileged namespaces are available,\n"
+    "                          on: refuse to run without; every harness also gets its own\n"
+    "                          process group and work dir, no signals to other processes,\n"
+    "                          and its leftover descendants killed\n"
     "  --keep                  keep each check's work dir (harness sources, inputs,\n"
     "                          outputs, logs) and print where it is\n"
     "  -h, --help              this help\n"
@@ -119,18 +129,20 @@ static void find_specs(const char *dir, strlist *out) {
 }
 
 int tt_cmd_check(int argc, char **argv) {
-  enum { O_BACKEND = 256, O_FORMAT, O_SEED, O_WARP, O_TIMEOUT, O_KEEP, O_RULES, O_SCHEDULES };
+  enum { O_BACKEND = 256, O_FORMAT, O_SEED, O_WARP, O_TIMEOUT, O_KEEP, O_RULES, O_SCHEDULES, O_MEMORY, O_SANDBOX };
+  enum { F_TEXT, F_JSON, F_JUNIT, F_MARKDOWN };
   static const struct option longopts[] = {
     {"backend", required_argument, 0, O_BACKEND}, {"format", required_argument, 0, O_FORMAT},
     {"seed", required_argument, 0, O_SEED},       {"warp", required_argument, 0, O_WARP},
     {"timeout", required_argument, 0, O_TIMEOUT}, {"keep", no_argument, 0, O_KEEP},
     {"rules", required_argument, 0, O_RULES},     {"schedules", required_argument, 0, O_SCHEDULES},
     {"jobs", required_argument, 0, 'j'},          {"help", no_argument, 0, 'h'},
+    {"memory-limit", required_argument, 0, O_MEMORY}, {"sandbox", required_argument, 0, O_SANDBOX},
     {0, 0, 0, 0}};
   tt_check_options o;
   tt_check_options_init(&o);
   const char *rules_dir = NULL;
-  int json = 0, jobs = 1;
+  int format = F_TEXT, jobs = 1;
   unsigned long long u;
   if (tt_cli_check_longopts(argc, argv, longopts) < 0) return TT_EXIT_USAGE; /* no --abbreviations */
   optind = 1;
@@ -145,9 +157,21 @@ int tt_cmd_check(int argc, char **argv) {
       else return usage_error("--backend must be sim, cuda or hip, not '%s'", optarg);
       break;
     case O_FORMAT:
-      if (!strcmp(optarg, "text")) json = 0;
-      else if (!strcmp(optarg, "json")) json = 1;
-      else return usage_error("--format must be text or json, not '%s'", optarg);
+      if (!strcmp(optarg, "text")) format = F_TEXT;
+      else if (!strcmp(optarg, "json")) format = F_JSON;
+      else if (!strcmp(optarg, "junit")) format = F_JUNIT;
+      else if (!strcmp(optarg, "markdown")) format = F_MARKDOWN;
+      else return usage_error("--format must be text, json, junit or markdown, not '%s'", optarg);
+      break;
+    case O_MEMORY:
+      if (tt_check_parse_size(optarg, &o.memory_limit) != 0)
+        return usage_error("--memory-limit needs a size such as 4G or 512M, not '%s'", optarg);
+      break;
+    case O_SANDBOX:
+      if (!strcmp(optarg, "auto")) o.sandbox = TT_CHECK_SANDBOX_AUTO;
+      else if (!strcmp(optarg, "on")) o.sandbox = TT_CHECK_SANDBOX_ON;
+      else if (!strcmp(optarg, "off")) o.sandbox = TT_CHECK_SANDBOX_OFF;
+      else return usage_error("--sandbox must be auto, on or off, not '%s'", optarg);
       break;
     case O_SEED:
       if (parse_uint(optarg, UINT64_MAX, &u) != 0) return usage_error("--seed needs a non-negative integer, not '%s'", optarg);
@@ -244,12 +268,15 @@ int tt_cmd_check(int argc, char **argv) {
     if (results) {
       tt_check_run_all(have_tc ? &tc : NULL, tc_err, specs, paths.n, &o, jobs, results);
       double total = tt_check_now() - t0;
-      if (json) {
-        if (tt_check_report_json(stdout, results, paths.n, total) != 0) {
-          fprintf(stderr, "tiletrans check: cannot build the JSON output\n");
-          rc = EXIT_INPUT;
-        }
-      } else {
+      if (format == F_JSON && tt_check_report_json(stdout, results, paths.n, total) != 0) {
+        fprintf(stderr, "tiletrans check: cannot build the JSON output\n");
+        rc = EXIT_INPUT;
+      } else if (format == F_JUNIT && tt_check_report_junit(stdout, results, paths.n, total) != 0) {
+        fprintf(stderr, "tiletrans check: cannot write the JUnit XML\n");
+        rc = EXIT_INPUT;
+      } else if (format == F_MARKDOWN) {
+        tt_check_report_markdown(stdout, results, paths.n, total);
+      } else if (format == F_TEXT) {
         tt_check_report_text(stdout, results, paths.n, total);
       }
       for (size_t i = 0; i < paths.n; i++) {

@@ -12,6 +12,7 @@
 #include "rules/rewrite.h"
 #include "rules/ruleset.h"
 #include "util/fs.h"
+#include "util/relocate.h"
 #include "util/util.h"
 
 bool tt_cli_color(int mode, FILE *out) {
@@ -40,22 +41,12 @@ int tt_cli_parse_target(const char *s) {
   return -1;
 }
 
-/* The installed rulebook beside the executable wins over the source tree's, and
- * TILETRANS_RULES_DIR over both. */
+/* TILETRANS_RULES_DIR, else the installed rulebook found from the executable, else
+ * the source tree's (util/relocate.h). Looked up once per process. */
 const char *tt_cli_default_rules_dir(void) {
-  static char installed[PATH_MAX];
-  const char *env = getenv("TILETRANS_RULES_DIR");
-  if (env && *env) return env;
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = '\0';
-    char *dir = tt_fs_dirname(exe);
-    snprintf(installed, sizeof installed, "%s/../share/tiletrans/rules", dir);
-    free(dir);
-    if (tt_fs_is_dir(installed)) return installed;
-  }
-  return TT_DEFAULT_RULES_DIR;
+  static char *dir;
+  if (!dir) dir = tt_relocate_rules_dir();
+  return dir;
 }
 
 tt_rulebook *tt_cli_load_rules(const char *const *dirs, size_t n, const char *const *extra, size_t n_extra) {
@@ -289,7 +280,9 @@ int tt_cli_execute(const tt_cli_opts *o, tt_cli_run *run) {
       continue;
     }
     /* A file named explicitly is read whatever its name (process() asks for
-     * --language when the name does not tell). */
+     * --language when the name does not tell), unless its config excludes it: a
+     * pre-commit hook names every staged file, and `exclude` must hold for them too. */
+    if (c.config && !tt_fs_is_dir(paths[i]) && tt_config_excludes(c.config, paths[i])) continue;
     char *err = NULL;
     size_t before = run->n_files;
     if (tt_fs_walk(paths[i], wanted, add_file, &c, &err) < 0) {

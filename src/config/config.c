@@ -235,14 +235,30 @@ bool tt_glob_match(const char *pattern, const char *rel) {
   return match_segments(pattern, rel);
 }
 
+/* `file` relative to the config's folder (into buf), or absolute when outside it. */
+static const char *config_relative(const tt_config *c, const char *file, char *buf) {
+  if (!realpath(file, buf)) return NULL;
+  size_t n = strlen(c->dir);
+  return strncmp(buf, c->dir, n) == 0 && buf[n] == '/' ? buf + n + 1 : buf;
+}
+
+static bool excluded(const tt_config *c, const char *rel) {
+  for (size_t i = 0; i < c->n_exclude; i++)
+    if (tt_glob_match(c->exclude[i], rel)) return true;
+  return false;
+}
+
 bool tt_config_wants(const tt_config *c, const char *file) {
   char abs_file[PATH_MAX];
-  if (!realpath(file, abs_file)) return true;
-  size_t n = strlen(c->dir);
-  const char *rel = abs_file;
-  if (strncmp(abs_file, c->dir, n) == 0 && abs_file[n] == '/') rel = abs_file + n + 1;
+  const char *rel = config_relative(c, file, abs_file);
+  if (!rel) return true;
   bool in = c->n_include == 0;
   for (size_t i = 0; i < c->n_include && !in; i++) in = tt_glob_match(c->include[i], rel);
-  for (size_t i = 0; i < c->n_exclude && in; i++) in = !tt_glob_match(c->exclude[i], rel);
-  return in;
+  return in && !excluded(c, rel);
+}
+
+bool tt_config_excludes(const tt_config *c, const char *file) {
+  char abs_file[PATH_MAX];
+  const char *rel = config_relative(c, file, abs_file);
+  return rel && excluded(c, rel);
 }

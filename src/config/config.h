@@ -41,6 +41,8 @@ void tt_config_free(tt_config *c);
 
 /* True when `file` passes the include/exclude globs. */
 bool tt_config_wants(const tt_config *c, const char *file);
+/* True when `file` matches an exclude glob (include globs are not consulted). */
+bool tt_config_excludes(const tt_config *c, const char *file);
 
 /* Glob matching used for include/exclude: `*` and `?` within a path component, `**`
  * across components, a trailing `/` matches a folder and everything in it, and a

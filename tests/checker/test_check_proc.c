@@ -73,6 +73,134 @@ static void sha(const char *s, const char *want) {
   cr_assert_str_eq(hex, want, "sha256(\"%s\")", s);
 }
 
+/* --- keeping a program to itself (sandbox.c) ------------------------------------- */
+
+static volatile sig_atomic_t usr1_seen;
+static void on_usr1(int sig) { (void)sig; usr1_seen++; }
+
+static int run_sh(const char *script, const char *cwd, double timeout, const tt_check_proc_limits *lim,
+                  tt_check_proc *p) {
+  char *argv[] = {"sh", "-c", (char *)script, NULL};
+  return tt_check_proc_run_limited(argv, cwd, out_path, err_path, timeout, lim, p);
+}
+
+/* True when this machine lets an unprivileged process have user and network
+ * namespaces (what the sandbox needs), asked independently of proc.c. */
+static int namespaces_available(void) { return system("unshare -Urn true >/dev/null 2>&1") == 0; }
+
+Test(proc, memory_limit_is_the_address_space_limit) {
+  tt_check_proc_limits lim = {.memory_bytes = (size_t)64 << 20};
+  tt_check_proc p;
+  cr_assert_eq(run_sh("ulimit -v", NULL, 10, &lim, &p), 0);
+  cr_assert_str_eq(p.out, "65536\n");
+  tt_check_proc_free(&p);
+}
+
+Test(proc, parse_size) {
+  size_t v;
+  cr_assert_eq(tt_check_parse_size("4G", &v), 0);
+  cr_assert_eq(v, (size_t)4 << 30);
+  cr_assert_eq(tt_check_parse_size("512m", &v), 0);
+  cr_assert_eq(v, (size_t)512 << 20);
+  cr_assert_eq(tt_check_parse_size("1000", &v), 0);
+  cr_assert_eq(v, 1000);
+  cr_assert_eq(tt_check_parse_size("0", &v), -1);
+  cr_assert_eq(tt_check_parse_size("4X", &v), -1);
+  cr_assert_eq(tt_check_parse_size("-1G", &v), -1);
+  cr_assert_eq(tt_check_parse_size("99999999999T", &v), -1);
+}
+
+/* Background children, and one that left the group with setsid, die with the program. */
+Test(proc, descendants_are_killed_when_the_program_ends) {
+  tt_check_proc_limits lim = {.sandbox = TT_CHECK_SANDBOX_OFF};
+  tt_check_proc p;
+  double t0 = tt_check_now();
+  cr_assert_eq(run_sh("sleep 30 & echo $!; setsid sleep 30 & echo $!", NULL, 20, &lim, &p), 0);
+  cr_assert(p.exited && p.exit_code == 0);
+  cr_assert_geq(p.leftovers, 2, "leftovers: %d", p.leftovers);
+  int a = 0, b = 0;
+  cr_assert_eq(sscanf(p.out, "%d %d", &a, &b), 2, "out: %s", p.out);
+  cr_assert(kill(a, 0) != 0 && kill(b, 0) != 0, "a leftover sleep is still running");
+  cr_assert_lt(tt_check_now() - t0, 10.0);
+  tt_check_proc_free(&p);
+}
+
+static void expect_cannot_signal_us(tt_check_sandbox mode) {
+  struct sigaction sa = {.sa_handler = on_usr1}, old;
+  sigaction(SIGUSR1, &sa, &old);
+  usr1_seen = 0;
+  char script[128];
+  /* Only this process is aimed at: a broken filter must not let a test signal
+   * everything the user may signal (kill -1). */
+  snprintf(script, sizeof script, "kill -USR1 %d; echo rc=$?", (int)getpid());
+  tt_check_proc_limits lim = {.sandbox = mode};
+  tt_check_proc p;
+  cr_assert_eq(run_sh(script, NULL, 10, &lim, &p), 0);
+  usleep(100000);
+  cr_assert_eq(usr1_seen, 0, "the program signalled tiletrans");
+  cr_assert_str_eq(p.out, "rc=1\n");
+  sigaction(SIGUSR1, &old, NULL);
+  tt_check_proc_free(&p);
+}
+
+Test(proc, the_program_cannot_signal_tiletrans) { expect_cannot_signal_us(TT_CHECK_SANDBOX_OFF); }
+Test(proc, the_program_cannot_signal_tiletrans_from_the_sandbox) { expect_cannot_signal_us(TT_CHECK_SANDBOX_AUTO); }
+
+/* It can still signal itself (the sim's timeouts and crash reports rely on that). */
+Test(proc, the_program_can_signal_itself) {
+  tt_check_proc_limits lim = {.sandbox = TT_CHECK_SANDBOX_AUTO};
+  tt_check_proc p;
+  cr_assert_eq(run_sh("kill -TERM $$", NULL, 10, &lim, &p), 0);
+  cr_assert(p.signaled && p.sig == SIGTERM);
+  tt_check_proc_free(&p);
+}
+
+Test(proc, sandbox_isolates_where_namespaces_exist) {
+  char dir[] = "/tmp/tt-sbx-XXXXXX", outside[64];
+  cr_assert_not_null(mkdtemp(dir));
+  snprintf(outside, sizeof outside, "/tmp/tt-sbx-outside-%d", (int)getpid());
+  unlink(outside);
+  char script[512];
+  snprintf(script, sizeof script,
+           "echo pid=$$; echo net=$(tail -n +3 /proc/net/dev | wc -l); "
+           "(echo x > %s) 2>/dev/null && echo wrote-outside; echo y > inside && echo wrote-inside",
+           outside);
+  tt_check_proc_limits on = {.sandbox = TT_CHECK_SANDBOX_ON};
+  tt_check_proc p;
+  if (!namespaces_available()) {
+    cr_assert_eq(run_sh(script, dir, 10, &on, &p), -1, "sandbox=on ran without namespaces");
+    cr_assert(p.err && strstr(p.err, "sandbox"));
+    tt_check_proc_free(&p);
+    tt_check_proc_limits au = {.sandbox = TT_CHECK_SANDBOX_AUTO};
+    cr_assert_eq(run_sh("true", dir, 10, &au, &p), 0);
+    cr_assert_eq(p.sandbox_level, 0);
+  } else {
+    cr_assert_eq(run_sh(script, dir, 10, &on, &p), 0, "%s", p.err ? p.err : "");
+    cr_assert_eq(p.sandbox_level, 2);
+    cr_assert(strstr(p.out, "pid=2\n"), "not in its own PID namespace: %s", p.out);
+    cr_assert(strstr(p.out, "net=1\n"), "network devices besides lo: %s", p.out);
+    cr_assert(!strstr(p.out, "wrote-outside") && access(outside, F_OK) != 0, "wrote outside its work dir");
+    cr_assert(strstr(p.out, "wrote-inside"), "could not write its work dir: %s %s", p.out, p.err);
+    char inside[64];
+    snprintf(inside, sizeof inside, "%s/inside", dir);
+    cr_assert_eq(access(inside, F_OK), 0);
+    unlink(inside);
+  }
+  tt_check_proc_free(&p);
+  unlink(outside);
+  rmdir(dir);
+}
+
+Test(proc, sandboxed_timeout_kills_everything) {
+  tt_check_proc_limits lim = {.sandbox = TT_CHECK_SANDBOX_AUTO};
+  tt_check_proc p;
+  double t0 = tt_check_now();
+  cr_assert_eq(run_sh("sleep 30 & sleep 30", "/tmp", 0.3, &lim, &p), 0);
+  cr_assert(p.timed_out);
+  cr_assert_lt(tt_check_now() - t0, 5.0);
+  tt_check_proc_free(&p);
+}
+
 Test(hash, sha256_known_answers) {
   sha("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   sha("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");

@@ -237,3 +237,17 @@ Test(spec, missing_file_is_input_error) {
   cr_assert(strstr(err, "no-such.yaml"), "%s", err);
   free(err);
 }
+
+/* A block's shared memory beyond any GPU's (1 MiB ceiling) is refused, naming the key;
+ * the largest real one (H100's 228 KiB) is not. */
+Test(spec, absurd_shared_bytes) {
+  expect("  shared_bytes: threads * 4\n", "  shared_bytes: 1 << 40\n", 2, "inline.yaml:12:", "launch.shared_bytes");
+  expect("  shared_bytes: threads * 4\n", "  shared_bytes: 4194304\n", 2, "launch.shared_bytes", "more than any GPU");
+  char *text = variant("  shared_bytes: threads * 4\n", "  shared_bytes: 233472\n");
+  tt_check_spec s;
+  char *err = NULL;
+  cr_assert_eq(tt_check_spec_parse(SPEC_PATH, text, strlen(text), &s, &err), 0, "%s", err ? err : "");
+  cr_assert_eq(s.shared_bytes, 233472);
+  tt_check_spec_free(&s);
+  free(text);
+}
