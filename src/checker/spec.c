@@ -5,6 +5,7 @@
  * messages are 1-based. Mappings and sequences carry no mark of their own in the
  * libfyaml API, so errors about them point at their key. */
 #include "checker/spec.h"
+#include "checker/data.h"
 
 #include <errno.h>
 #include <libfyaml.h>
@@ -279,26 +280,156 @@ static int parse_dims(ctx_t *c, slot_t *s, const char *key, int64_t dims[3], int
   return 0;
 }
 
-static int parse_launch(ctx_t *c, slot_t *s) {
+/* grid, block, shared_bytes of one launch (the keys of `launch:`, or of an entry of
+ * `launches:` under `where`). */
+static int parse_dims_into(ctx_t *c, slot_t *sl, pos_t kp, const char *where, tt_check_launch *l) {
   tt_check_spec *sp = c->spec;
-  slot_t sl[] = {{.key = "grid"}, {.key = "block"}, {.key = "shared_bytes"}};
-  if (take_mapping(c, s->val, s->kpos, "launch", sl, 3) != 0) return -1;
-  if (!sl[0].present) return fail(c, s->kpos, "launch.grid", "missing (required)");
-  if (parse_dims(c, &sl[0], "launch.grid", sp->grid, &sp->grid_dims) != 0) return -1;
+  char key[96];
+  snprintf(key, sizeof key, "%s.grid", where);
+  if (!sl[0].present) return fail(c, kp, key, "missing (required)");
+  int nd;
+  if (parse_dims(c, &sl[0], key, l->grid, &nd) != 0) return -1;
   if (sp->lang == TT_CHECK_LANG_CUTILE_PYTHON) {
     /* Tile kernels have no threads: a block size would be meaningless. */
     for (int i = 1; i < 3; i++)
       if (sl[i].present)
         return fail(c, sl[i].kpos, i == 1 ? "launch.block" : "launch.shared_bytes",
                     "tile kernels (language: cutile-python) take launch: {grid: [...]} only");
-    sp->block[0] = sp->block[1] = sp->block[2] = 1;
-    sp->block_dims = 1;
+    l->block[0] = l->block[1] = l->block[2] = 1;
     return 0;
   }
-  if (!sl[1].present) return fail(c, s->kpos, "launch.block", "missing (required)");
-  if (parse_dims(c, &sl[1], "launch.block", sp->block, &sp->block_dims) != 0) return -1;
-  if (sl[2].present && want_positive(c, sl[2].val, sl[2].kpos, "launch.shared_bytes", &sp->shared_bytes, 1) != 0)
-    return -1;
+  snprintf(key, sizeof key, "%s.block", where);
+  if (!sl[1].present) return fail(c, kp, key, "missing (required)");
+  if (parse_dims(c, &sl[1], key, l->block, &nd) != 0) return -1;
+  snprintf(key, sizeof key, "%s.shared_bytes", where);
+  if (sl[2].present && want_positive(c, sl[2].val, sl[2].kpos, key, &l->shared_bytes, 1) != 0) return -1;
+  return 0;
+}
+
+static int parse_launch(ctx_t *c, slot_t *s) {
+  tt_check_spec *sp = c->spec;
+  slot_t sl[] = {{.key = "grid"}, {.key = "block"}, {.key = "shared_bytes"}};
+  if (take_mapping(c, s->val, s->kpos, "launch", sl, 3) != 0) return -1;
+  tt_check_launch l = {0};
+  if (parse_dims_into(c, sl, s->kpos, "launch", &l) != 0) return -1;
+  memcpy(sp->grid, l.grid, sizeof l.grid);
+  memcpy(sp->block, l.block, sizeof l.block);
+  sp->shared_bytes = l.shared_bytes;
+  sp->grid_dims = sp->block_dims = 3;
+  return 0;
+}
+
+/* `launches:` a sequence of kernels sharing the spec's arguments: each entry names
+ * its kernel, its launch dimensions and the arguments it takes, by name. */
+static int parse_launches(ctx_t *c, slot_t *s) {
+  tt_check_spec *sp = c->spec;
+  if (!s->val || !fy_node_is_sequence(s->val) || fy_node_sequence_item_count(s->val) < 1)
+    return fail(c, node_pos(s->val, s->kpos), "launches", "expected a list of launches, got %s", node_kind(s->val));
+  int cnt = fy_node_sequence_item_count(s->val);
+  sp->launches = calloc((size_t)cnt + 1, sizeof *sp->launches);
+  if (!sp->launches) return fail(c, s->kpos, "launches", "out of memory");
+  void *it = NULL;
+  struct fy_node *e;
+  while ((e = fy_node_sequence_iterate(s->val, &it))) {
+    tt_check_launch *l = &sp->launches[sp->nlaunches++];
+    char where[64], key[96];
+    snprintf(where, sizeof where, "launches[%zu]", sp->nlaunches - 1);
+    slot_t sl[] = {{.key = "grid"}, {.key = "block"}, {.key = "shared_bytes"}, {.key = "kernel"}, {.key = "args"}};
+    if (take_mapping(c, e, s->kpos, where, sl, 5) != 0) return -1;
+    pos_t lp = sl[3].present ? sl[3].kpos : s->kpos;
+    l->line = lp.line;
+    l->column = lp.col;
+    snprintf(key, sizeof key, "%s.kernel", where);
+    if (!sl[3].present) return fail(c, lp, key, "missing (required)");
+    if (!(l->kernel = want_string(c, sl[3].val, sl[3].kpos, key))) return -1;
+    if (parse_dims_into(c, sl, lp, where, l) != 0) return -1;
+    snprintf(key, sizeof key, "%s.args", where);
+    struct fy_node *an = sl[4].val;
+    if (!sl[4].present || !an || !fy_node_is_sequence(an))
+      return fail(c, sl[4].present ? sl[4].kpos : lp, key, "expected the list of argument names this kernel takes, in order");
+    int na = fy_node_sequence_item_count(an);
+    l->args = calloc((size_t)na + 1, sizeof *l->args);
+    if (!l->args) return fail(c, lp, key, "out of memory");
+    void *ai = NULL;
+    struct fy_node *x;
+    while ((x = fy_node_sequence_iterate(an, &ai))) {
+      char k[128];
+      snprintf(k, sizeof k, "%s[%zu]", key, l->nargs);
+      size_t len;
+      const char *name = want_scalar(c, x, sl[4].kpos, k, &len);
+      if (!name) return -1;
+      size_t j;
+      for (j = 0; j < sp->nargs; j++)
+        if (strlen(sp->args[j].name) == len && !memcmp(sp->args[j].name, name, len)) break;
+      if (j == sp->nargs) return fail(c, node_pos(x, sl[4].kpos), k, "'%.*s' is not the name of an entry of args:", (int)len, name);
+      l->args[l->nargs++] = j;
+    }
+  }
+  return 0;
+}
+
+/* The single launch of a spec without `launches:`: `kernel:` with every argument. */
+static int default_launch(ctx_t *c) {
+  tt_check_spec *sp = c->spec;
+  pos_t top = {1, 1};
+  sp->launches = calloc(1, sizeof *sp->launches);
+  tt_check_launch *l = sp->launches;
+  if (!l || !(l->args = calloc(sp->nargs + 1, sizeof *l->args)) || !(l->kernel = xstrdup(sp->kernel)))
+    return fail(c, top, "spec", "out of memory");
+  sp->nlaunches = 1;
+  memcpy(l->grid, sp->grid, sizeof l->grid);
+  memcpy(l->block, sp->block, sizeof l->block);
+  l->shared_bytes = sp->shared_bytes;
+  for (size_t i = 0; i < sp->nargs; i++) l->args[l->nargs++] = i;
+  l->line = sp->kernel_line;
+  l->column = sp->kernel_column;
+  return 0;
+}
+
+/* A list of strings (`includes:`, `defines:`). */
+static int parse_strings(ctx_t *c, slot_t *s, const char *key, char ***out, size_t *n) {
+  struct fy_node *m = s->val;
+  if (!m || !fy_node_is_sequence(m)) return fail(c, node_pos(m, s->kpos), key, "expected a list, got %s", node_kind(m));
+  int cnt = fy_node_sequence_item_count(m);
+  *out = calloc((size_t)cnt + 1, sizeof **out);
+  if (!*out) return fail(c, s->kpos, key, "out of memory");
+  void *it = NULL;
+  struct fy_node *e;
+  while ((e = fy_node_sequence_iterate(m, &it))) {
+    char k[64];
+    snprintf(k, sizeof k, "%s[%zu]", key, *n);
+    if (!((*out)[*n] = want_string(c, e, s->kpos, k))) return -1;
+    (*n)++;
+  }
+  return 0;
+}
+
+static int parse_includes(ctx_t *c, slot_t *s) {
+  tt_check_spec *sp = c->spec;
+  if (parse_strings(c, s, "includes", &sp->includes, &sp->nincludes) != 0) return -1;
+  for (size_t i = 0; i < sp->nincludes; i++) {
+    char *abs = resolve_path(sp->dir, sp->includes[i]);
+    free(sp->includes[i]);
+    sp->includes[i] = abs;
+  }
+  return 0;
+}
+
+static int parse_defines(ctx_t *c, slot_t *s) {
+  tt_check_spec *sp = c->spec;
+  if (parse_strings(c, s, "defines", &sp->defines, &sp->ndefines) != 0) return -1;
+  for (size_t i = 0; i < sp->ndefines; i++) {
+    const char *d = sp->defines[i];
+    size_t j = 0;
+    int ok = d[0] == '_' || ((d[0] | 32) >= 'a' && (d[0] | 32) <= 'z');
+    for (j = 1; ok && d[j] && d[j] != '='; j++)
+      ok = d[j] == '_' || (d[j] >= '0' && d[j] <= '9') || ((d[j] | 32) >= 'a' && (d[j] | 32) <= 'z');
+    if (!ok) {
+      char k[64];
+      snprintf(k, sizeof k, "defines[%zu]", i);
+      return fail(c, s->kpos, k, "'%s' is not NAME or NAME=VALUE", d);
+    }
+  }
   return 0;
 }
 
@@ -311,9 +442,15 @@ static int parse_type(ctx_t *c, slot_t *s, const char *key, tt_check_arg *a) {
   a->is_buffer = n && t[n - 1] == '*';
   if (a->is_buffer) n--;
   while (n && t[n - 1] == ' ') n--;
+  if (!a->is_buffer && n == 6 && !memcmp(t, "struct", 6)) {
+    a->is_struct = 1;
+    a->dtype = TT_CHECK_U8;
+    return 0;
+  }
   if (tt_check_dtype_parse(t, n, &a->dtype) != 0)
     return fail(c, node_pos(s->val, s->kpos), key,
-                "unknown type '%.*s' (known: f16 bf16 f32 f64 i8 i16 i32 i64 u8 u32 u64, '*' for buffers)",
+                "unknown type '%.*s' (known: f16 bf16 f32 f64 i8 i16 i32 i64 u8 u32 u64 bool, '*' for "
+                "buffers, struct with fields:)",
                 (int)len, t);
   return 0;
 }
@@ -345,6 +482,12 @@ static int parse_value(ctx_t *c, slot_t *s, const char *key, tt_check_arg *a) {
   size_t len;
   const char *t = want_scalar(c, s->val, s->kpos, key, &len);
   if (!t) return -1;
+  if (a->dtype == TT_CHECK_BOOL && fy_node_get_style(s->val) == FYNS_PLAIN && (len == 4 || len == 5) &&
+      (!memcmp(t, "true", len) || !memcmp(t, "false", len))) {
+    a->ivalue = len == 4;
+    a->has_value = 1;
+    return 0;
+  }
   tt_check_expr_err e;
   if (tt_check_expr_number(t, len, &c->spec->sizes, &a->value_is_float, &a->ivalue, &a->fvalue, &e) != 0)
     return fail(c, offset_pos(s->val, node_pos(s->val, s->kpos), e.offset), key,
@@ -353,12 +496,87 @@ static int parse_value(ctx_t *c, slot_t *s, const char *key, tt_check_arg *a) {
   return 0;
 }
 
+/* `fields:` of a struct argument: a mapping from field name to a value (an
+ * expression over sizes, or a float literal). The kernel's struct says which fields
+ * exist and their types (tt_check_spec_bind). */
+static int parse_fields(ctx_t *c, slot_t *s, const char *key, tt_check_arg *a) {
+  struct fy_node *m = s->val;
+  if (!m || !fy_node_is_mapping(m)) return fail(c, node_pos(m, s->kpos), key, "expected a mapping of field: value, got %s", node_kind(m));
+  int n = fy_node_mapping_item_count(m);
+  a->fields = calloc((size_t)n + 1, sizeof *a->fields);
+  if (!a->fields) return fail(c, s->kpos, key, "out of memory");
+  void *it = NULL;
+  struct fy_node_pair *pr;
+  while ((pr = fy_node_mapping_iterate(m, &it))) {
+    struct fy_node *k = fy_node_pair_key(pr);
+    pos_t kp = node_pos(k, s->kpos);
+    size_t klen = 0;
+    const char *ks = k && fy_node_is_scalar(k) ? fy_node_get_scalar(k, &klen) : NULL;
+    if (!ks || !klen) return fail(c, kp, key, "field names must be plain strings");
+    char fkey[192];
+    snprintf(fkey, sizeof fkey, "%s.%.*s", key, (int)klen, ks);
+    tt_check_field *f = &a->fields[a->nfields];
+    f->name = xstrndup(ks, klen);
+    a->nfields++;
+    for (size_t j = 0; j + 1 < a->nfields; j++)
+      if (!strcmp(a->fields[j].name, f->name)) return fail(c, kp, fkey, "given twice");
+    f->line = kp.line;
+    f->column = kp.col;
+    size_t len;
+    struct fy_node *v = fy_node_pair_value(pr);
+    const char *t = want_scalar(c, v, kp, fkey, &len);
+    if (!t) return -1;
+    tt_check_expr_err e;
+    if (tt_check_expr_number(t, len, &c->spec->sizes, &f->value_is_float, &f->ivalue, &f->fvalue, &e) != 0)
+      return fail(c, offset_pos(v, node_pos(v, kp), e.offset), fkey, "bad expression '%.*s': %s", (int)len, t, e.msg);
+  }
+  return 0;
+}
+
+/* A file of buffer contents for `data:` or `expect:`: resolved against the spec's
+ * folder and checked against the argument's type and length now, so that a wrong
+ * file is a spec error and not a failed run. */
+static int want_data_file(ctx_t *c, slot_t *s, const char *key, tt_check_arg *a, char **out) {
+  if (want_file(c, s, key, out) != 0) return -1;
+  char *why = NULL;
+  unsigned char *b = tt_check_data_read(*out, a->dtype, a->len, NULL, &why);
+  free(b);
+  if (!b) {
+    fail(c, node_pos(s->val, s->kpos), key, "%s", why ? why : "unreadable");
+    free(why);
+    return -1;
+  }
+  return 0;
+}
+
+/* `data:` a file (see want_data_file) or a list of exactly len numbers. */
+static int parse_data(ctx_t *c, slot_t *s, const char *key, tt_check_arg *a) {
+  struct fy_node *n = s->val;
+  if (n && fy_node_is_scalar(n)) return want_data_file(c, s, key, a, &a->data);
+  if (!n || !fy_node_is_sequence(n))
+    return fail(c, node_pos(n, s->kpos), key, "expected a file name or a list of numbers, got %s", node_kind(n));
+  int cnt = fy_node_sequence_item_count(n);
+  if (cnt != a->len) return fail(c, s->kpos, key, "the list has %d numbers, the buffer %lld elements", cnt, (long long)a->len);
+  a->values = calloc((size_t)cnt + 1, sizeof *a->values);
+  if (!a->values) return fail(c, s->kpos, key, "out of memory");
+  void *it = NULL;
+  struct fy_node *e;
+  while ((e = fy_node_sequence_iterate(n, &it))) {
+    char k[192];
+    snprintf(k, sizeof k, "%s[%zu]", key, a->nvalues);
+    if (want_number(c, e, s->kpos, k, &a->values[a->nvalues]) != 0) return -1;
+    a->nvalues++;
+  }
+  return 0;
+}
+
 static int parse_arg(ctx_t *c, struct fy_node *n, pos_t seqpos, size_t idx) {
   tt_check_spec *sp = c->spec;
   tt_check_arg *a = &sp->args[idx];
   char where[64];
   snprintf(where, sizeof where, "args[%zu]", idx);
-  slot_t sl[] = {{.key = "name"}, {.key = "type"}, {.key = "len"}, {.key = "shape"}, {.key = "init"}, {.key = "output"}, {.key = "value"}, {.key = "constant"}};
+  slot_t sl[] = {{.key = "name"}, {.key = "type"}, {.key = "len"}, {.key = "shape"}, {.key = "init"}, {.key = "output"}, {.key = "value"}, {.key = "constant"},
+                 {.key = "fields"}, {.key = "data"}, {.key = "expect"}};
   const size_t ns = sizeof sl / sizeof sl[0];
   if (take_mapping(c, n, seqpos, where, sl, ns) != 0) return -1;
   /* The argument's own position: its first key. */
@@ -377,7 +595,8 @@ static int parse_arg(ctx_t *c, struct fy_node *n, pos_t seqpos, size_t idx) {
   snprintf(where, sizeof where, "args[%zu] (%s)", idx, a->name);
   slot_t *ty = slot(sl, ns, "type"), *ln = slot(sl, ns, "len"), *sh = slot(sl, ns, "shape");
   slot_t *in = slot(sl, ns, "init"), *out = slot(sl, ns, "output"), *val = slot(sl, ns, "value");
-  slot_t *cst = slot(sl, ns, "constant");
+  slot_t *cst = slot(sl, ns, "constant"), *fld = slot(sl, ns, "fields"), *dat = slot(sl, ns, "data");
+  slot_t *exp = slot(sl, ns, "expect");
   int tile = sp->lang == TT_CHECK_LANG_CUTILE_PYTHON;
   if (cst->present && !tile)
     return fail(c, cst->kpos, KEY("constant"), "only tile kernels (language: cutile-python) have constants; use value:");
@@ -396,6 +615,19 @@ static int parse_arg(ctx_t *c, struct fy_node *n, pos_t seqpos, size_t idx) {
     a->is_constant = 1;
     if (!ty->present) a->dtype = a->value_is_float ? TT_CHECK_F64 : TT_CHECK_I64;
   }
+  if (a->is_struct != fld->present)
+    return fail(c, a->is_struct ? apos : fld->kpos, KEY("fields"),
+                a->is_struct ? "missing (required for type: struct)" : "only type: struct takes fields:");
+  if (a->is_struct) {
+    slot_t *bad[] = {ln, sh, in, out, val, dat, exp};
+    const char *names[] = {"len", "shape", "init", "output", "value", "data", "expect"};
+    for (int i = 0; i < 7; i++)
+      if (bad[i]->present) return fail(c, bad[i]->kpos, KEY(names[i]), "a struct argument takes fields: only");
+    return parse_fields(c, fld, KEY("fields"), a);
+  }
+  if ((dat->present || exp->present) && !a->is_buffer)
+    return fail(c, (dat->present ? dat : exp)->kpos, KEY(dat->present ? "data" : "expect"),
+                "only buffers (type ending in '*') take %s:", dat->present ? "data" : "expect");
   if (a->is_buffer) {
     if (val->present) return fail(c, val->kpos, KEY("value"), "a buffer (type ending in '*') takes init:, not value:");
     if (ln->present && sh->present) return fail(c, sh->kpos, KEY("shape"), "give either len: or shape:, not both");
@@ -416,6 +648,14 @@ static int parse_arg(ctx_t *c, struct fy_node *n, pos_t seqpos, size_t idx) {
       a->has_init = 1;
     }
     if (out->present && want_bool(c, out->val, out->kpos, KEY("output"), &a->output) != 0) return -1;
+    if (dat->present) {
+      if (in->present) return fail(c, dat->kpos, KEY("data"), "give either init: or data:, not both");
+      if (parse_data(c, dat, KEY("data"), a) != 0) return -1;
+    }
+    if (exp->present) {
+      if (!a->output) return fail(c, exp->kpos, KEY("expect"), "only an output (output: true) is compared against a file");
+      if (want_data_file(c, exp, KEY("expect"), a, &a->expect) != 0) return -1;
+    }
   } else {
     slot_t *bad[] = {ln, sh, in, out};
     const char *names[] = {"len", "shape", "init", "output"};
@@ -426,6 +666,7 @@ static int parse_arg(ctx_t *c, struct fy_node *n, pos_t seqpos, size_t idx) {
       if (!val->present) return fail(c, apos, KEY("value"), "missing (required for a scalar argument)");
       if (parse_value(c, val, KEY("value"), a) != 0) return -1;
     }
+    if (a->dtype == TT_CHECK_BOOL) a->ivalue = a->ivalue != 0;
     if (a->value_is_float && !tt_check_dtype_is_float(a->dtype))
       return fail(c, node_pos(cst->present ? cst->val : val->val, apos), KEY(cst->present ? "constant" : "value"),
                   "%g is not an integer, but the type is %s", a->fvalue, tt_check_dtype_name(a->dtype));
@@ -474,7 +715,8 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
   tt_check_spec *sp = c->spec;
   pos_t top = {1, 1};
   slot_t sl[] = {{.key = "name"}, {.key = "source"}, {.key = "kernel"}, {.key = "candidate"}, {.key = "language"}, {.key = "seed"},
-                 {.key = "sizes"}, {.key = "launch"}, {.key = "args"}, {.key = "tolerance"}};
+                 {.key = "sizes"}, {.key = "launch"}, {.key = "args"}, {.key = "tolerance"},
+                 {.key = "includes"}, {.key = "defines"}, {.key = "compile_commands"}, {.key = "launches"}};
   const size_t ns = sizeof sl / sizeof sl[0];
   if (take_mapping(c, root, top, "", sl, ns) != 0) return -1;
   slot_t *lang = slot(sl, ns, "language");
@@ -486,18 +728,28 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
     else if (len == 13 && !memcmp(l, "cutile-python", 13)) sp->lang = TT_CHECK_LANG_CUTILE_PYTHON;
     else return fail(c, node_pos(lang->val, lang->kpos), "language", "unknown language '%.*s' (known: cuda, cutile-python)", (int)len, l);
   }
-  const char *required[] = {"source", "kernel", "launch", "args"};
-  for (int i = 0; i < 4; i++)
+  slot_t *seq = slot(sl, ns, "launches");
+  const char *required[] = {"source", "args", "kernel", "launch"};
+  for (int i = 0; i < (seq->present ? 2 : 4); i++)
     if (!slot(sl, ns, required[i])->present) return fail(c, top, required[i], "missing (required)");
   slot_t *s;
+  for (int i = 2; seq->present && i < 4; i++)
+    if ((s = slot(sl, ns, required[i]))->present)
+      return fail(c, s->kpos, required[i], "a spec with launches: names each launch's kernel and dimensions there");
   if (want_file(c, slot(sl, ns, "source"), "source", &sp->source) != 0) return -1;
   s = slot(sl, ns, "kernel");
-  if (!(sp->kernel = want_string(c, s->val, s->kpos, "kernel"))) return -1;
+  if (s->present) {
+    if (!(sp->kernel = want_string(c, s->val, s->kpos, "kernel"))) return -1;
+    sp->kernel_line = s->kpos.line;
+    sp->kernel_column = s->kpos.col;
+  }
   s = slot(sl, ns, "name");
   if (s->present) {
     if (!(sp->name = want_string(c, s->val, s->kpos, "name"))) return -1;
-  } else {
+  } else if (sp->kernel) {
     sp->name = xstrdup(sp->kernel);
+  } else {
+    return fail(c, top, "name", "missing (required with launches:)");
   }
   s = slot(sl, ns, "candidate");
   if (s->present && want_file(c, s, "candidate", &sp->candidate) != 0) return -1;
@@ -509,8 +761,25 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
   }
   s = slot(sl, ns, "sizes");
   if (s->present && parse_sizes(c, s) != 0) return -1;
-  if (parse_launch(c, slot(sl, ns, "launch")) != 0) return -1;
+  if (!seq->present && parse_launch(c, slot(sl, ns, "launch")) != 0) return -1;
   if (parse_args(c, slot(sl, ns, "args")) != 0) return -1;
+  if (seq->present) {
+    if (parse_launches(c, seq) != 0) return -1;
+    /* The first launch stands for the spec where one launch is expected. */
+    sp->kernel = xstrdup(sp->launches[0].kernel);
+    memcpy(sp->grid, sp->launches[0].grid, sizeof sp->grid);
+    memcpy(sp->block, sp->launches[0].block, sizeof sp->block);
+    sp->shared_bytes = sp->launches[0].shared_bytes;
+    sp->grid_dims = sp->block_dims = 3;
+  } else if (default_launch(c) != 0) {
+    return -1;
+  }
+  s = slot(sl, ns, "includes");
+  if (s->present && parse_includes(c, s) != 0) return -1;
+  s = slot(sl, ns, "defines");
+  if (s->present && parse_defines(c, s) != 0) return -1;
+  s = slot(sl, ns, "compile_commands");
+  if (s->present && want_file(c, s, "compile_commands", &sp->compile_commands) != 0) return -1;
   s = slot(sl, ns, "tolerance");
   if (s->present && parse_tolerance(c, s) != 0) return -1;
   return 0;
@@ -618,10 +887,27 @@ void tt_check_spec_free(tt_check_spec *s) {
   free(s->sizes.names);
   free(s->sizes.values);
   for (size_t i = 0; i < s->nargs; i++) {
-    free(s->args[i].name);
-    free(s->args[i].shape);
+    tt_check_arg *a = &s->args[i];
+    free(a->name);
+    free(a->shape);
+    for (size_t k = 0; k < a->nfields; k++) free(a->fields[k].name);
+    free(a->fields);
+    free(a->struct_type);
+    free(a->data);
+    free(a->values);
+    free(a->expect);
   }
   free(s->args);
+  for (size_t i = 0; i < s->nincludes; i++) free(s->includes[i]);
+  free(s->includes);
+  for (size_t i = 0; i < s->ndefines; i++) free(s->defines[i]);
+  free(s->defines);
+  free(s->compile_commands);
+  for (size_t i = 0; i < s->nlaunches; i++) {
+    free(s->launches[i].kernel);
+    free(s->launches[i].args);
+  }
+  free(s->launches);
   memset(s, 0, sizeof *s);
 }
 
