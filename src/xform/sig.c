@@ -55,6 +55,40 @@ static int name_is(const xf_prog *p, int file, TSNode fn, const char *name) {
   return len == strlen(name) && !memcmp(s, name, len);
 }
 
+typedef struct { const xf_prog *p; int file; const char *name; TSNode found; } nested_ctx;
+
+static bool nested_enter(TSNode n, void *vctx) {
+  nested_ctx *c = vctx;
+  if (!ts_node_is_null(c->found)) return false;
+  if (is_type(n, "function_definition") && name_is(c->p, c->file, n, c->name)) {
+    c->found = n;
+    return false;
+  }
+  return true;
+}
+
+/* A kernel that is there but not at the top level: error recovery put it inside
+ * another definition whose text did not parse (an unbalanced brace above it). Says
+ * where, so the user can fix that spot. Returns 0 when there is no such kernel. */
+static int nested_kernel(const xf_prog *p, const char *name, char **err) {
+  for (size_t f = 0; f < p->nfiles; f++) {
+    nested_ctx c = {p, (int)f, name, null_node()};
+    tt_tree_walk(ts_tree_root_node(p->files[f].tree->ts), nested_enter, &c);
+    if (ts_node_is_null(c.found)) continue;
+    TSNode outer = c.found;
+    while (!ts_node_is_null(ts_node_parent(outer)) && !is_type(ts_node_parent(outer), "translation_unit"))
+      outer = ts_node_parent(outer);
+    tt_pos at = tt_source_pos(p->files[f].src, ts_node_start_byte(c.found));
+    tt_pos in = tt_source_pos(p->files[f].src, ts_node_start_byte(outer));
+    *err = tt_xasprintf("%s:%u: kernel '%s' is inside the code that starts at line %u, which does not parse "
+                        "(a brace or parenthesis not closed before the kernel?); edit the code between lines "
+                        "%u and %u so that it parses",
+                        p->files[f].abs, at.line, name, in.line, in.line, at.line);
+    return 1;
+  }
+  return 0;
+}
+
 int tt_xf_find_kernel(const xf_prog *p, const char *name, size_t *item, char **err) {
   tt_buf seen = {0};
   size_t nseen = 0;
@@ -72,6 +106,10 @@ int tt_xf_find_kernel(const xf_prog *p, const char *name, size_t *item, char **e
     size_t len;
     const char *s = tt_xf_node_text(p, it->file, n, &len);
     if (nseen++ < 12) tt_buf_printf(&seen, "%s%.*s", nseen > 1 ? ", " : "", (int)len, s);
+  }
+  if (nested_kernel(p, name, err)) {
+    tt_buf_free(&seen);
+    return -1;
   }
   *err = tt_xasprintf("%s: no __global__ function '%s' in this file or the local headers it includes "
                       "(kernels defined: %s)%s",
