@@ -279,19 +279,29 @@ static int bind_launch(tt_check_spec *spec, size_t li, const tt_xf_signature *s,
   char lkey[48];
   if (spec->nlaunches > 1) snprintf(lkey, sizeof lkey, "launches[%zu].args", li);
   else snprintf(lkey, sizeof lkey, "args");
-  size_t required = 0;
-  for (size_t i = 0; i < s->nparams; i++)
-    if (!strstr(s->params[i].decl, "=")) required = i + 1;
-  if (l->nargs < required || l->nargs > s->nparams) {
+  /* Every parameter, defaults included: a launch through the harness passes them all
+   * (`null` gives a null pointer where the program relies on a default NULL). */
+  int defaults = 0;
+  for (size_t i = 0; i < s->nparams; i++) defaults |= strstr(s->params[i].decl, "=") != NULL;
+  if (l->nargs != s->nparams) {
     *err = tt_xasprintf("%s:%d:%d: %s: the spec gives %zu argument%s, kernel '%s' takes %zu%s; the kernel: %s:%d: %s",
                         spec->path, l->line ? l->line : 1, l->column ? l->column : 1, lkey, l->nargs,
                         l->nargs == 1 ? "" : "s", s->base_name, s->nparams,
-                        required < s->nparams ? " (some with defaults)" : "", s->file, s->line, s->line_text);
+                        defaults ? " (give the defaulted ones too; `null` passes a null pointer)" : "", s->file,
+                        s->line, s->line_text);
     return 2;
   }
   for (size_t k = 0; k < l->nargs; k++) {
-    tt_check_arg *a = &spec->args[l->args[k]];
     const tt_xf_param *p = &s->params[k];
+    if (l->args[k] == TT_CHECK_NULL_ARG) {
+      if (p->pointers == 0 && !p->reference) {
+        *err = tt_xasprintf("%s:%d:%d: %s[%zu]: null is a pointer, but the kernel takes a value here: `%s` (%s:%d)",
+                            spec->path, l->line, l->column, lkey, k, p->decl, s->file, p->line);
+        return 2;
+      }
+      continue;
+    }
+    tt_check_arg *a = &spec->args[l->args[k]];
     char *why = mismatch(a, p);
     if (why) {
       char *w = where_in_kernel(s, p);

@@ -162,7 +162,15 @@ static void sb_launch_args(sbuf *b, const tt_check_spec *spec, size_t li, int le
   for (size_t k = 0; k < l->nargs; k++) {
     size_t i = l->args[k];
     sb_printf(b, "%s", k || leading_comma ? ", " : "");
-    sb_printf(b, spec->args[i].is_buffer ? "tt_check::buf{b%zu}" : "s%zu", i);
+    if (i == TT_CHECK_NULL_ARG) {
+      sb_printf(b, "nullptr");
+      continue;
+    }
+    if (spec->args[i].is_buffer && l->offsets[k])
+      sb_printf(b, "tt_check::buf{static_cast<char *>(b%zu) + %lld}", i,
+                (long long)(l->offsets[k] * (int64_t)tt_check_dtype_size(spec->args[i].dtype)));
+    else
+      sb_printf(b, spec->args[i].is_buffer ? "tt_check::buf{b%zu}" : "s%zu", i);
   }
 }
 

@@ -349,7 +349,8 @@ static int parse_launches(ctx_t *c, slot_t *s) {
       return fail(c, sl[4].present ? sl[4].kpos : lp, key, "expected the list of argument names this kernel takes, in order");
     int na = fy_node_sequence_item_count(an);
     l->args = calloc((size_t)na + 1, sizeof *l->args);
-    if (!l->args) return fail(c, lp, key, "out of memory");
+    l->offsets = calloc((size_t)na + 1, sizeof *l->offsets);
+    if (!l->args || !l->offsets) return fail(c, lp, key, "out of memory");
     void *ai = NULL;
     struct fy_node *x;
     while ((x = fy_node_sequence_iterate(an, &ai))) {
@@ -358,10 +359,30 @@ static int parse_launches(ctx_t *c, slot_t *s) {
       size_t len;
       const char *name = want_scalar(c, x, sl[4].kpos, k, &len);
       if (!name) return -1;
+      /* `name + EXPR`: the buffer from element EXPR on, as `<<<...>>>(d + n)` passes it */
+      const char *plus = memchr(name, '+', len);
+      size_t nlen = plus ? (size_t)(plus - name) : len;
+      while (nlen && name[nlen - 1] == ' ') nlen--;
       size_t j;
       for (j = 0; j < sp->nargs; j++)
-        if (strlen(sp->args[j].name) == len && !memcmp(sp->args[j].name, name, len)) break;
-      if (j == sp->nargs) return fail(c, node_pos(x, sl[4].kpos), k, "'%.*s' is not the name of an entry of args:", (int)len, name);
+        if (strlen(sp->args[j].name) == nlen && !memcmp(sp->args[j].name, name, nlen)) break;
+      if (j == sp->nargs && !plus && len == 4 && !memcmp(name, "null", 4)) {
+        l->args[l->nargs++] = TT_CHECK_NULL_ARG;
+        continue;
+      }
+      if (j == sp->nargs) return fail(c, node_pos(x, sl[4].kpos), k, "'%.*s' is not the name of an entry of args:", (int)nlen, name);
+      if (plus) {
+        tt_check_expr_err ee;
+        int64_t off;
+        if (!sp->args[j].is_buffer) return fail(c, node_pos(x, sl[4].kpos), k, "only a buffer takes an offset (+)");
+        if (tt_check_expr_eval(plus + 1, len - (size_t)(plus + 1 - name), &sp->sizes, &off, &ee) != 0)
+          return fail(c, offset_pos(x, node_pos(x, sl[4].kpos), (size_t)(plus + 1 - name) + ee.offset), k,
+                      "bad expression '%.*s': %s", (int)len, name, ee.msg);
+        if (off < 0 || off > sp->args[j].len)
+          return fail(c, node_pos(x, sl[4].kpos), k, "offset %lld is outside %s (%lld elements)", (long long)off,
+                      sp->args[j].name, (long long)sp->args[j].len);
+        l->offsets[l->nargs] = off;
+      }
       l->args[l->nargs++] = j;
     }
   }
@@ -374,7 +395,8 @@ static int default_launch(ctx_t *c) {
   pos_t top = {1, 1};
   sp->launches = calloc(1, sizeof *sp->launches);
   tt_check_launch *l = sp->launches;
-  if (!l || !(l->args = calloc(sp->nargs + 1, sizeof *l->args)) || !(l->kernel = xstrdup(sp->kernel)))
+  if (!l || !(l->args = calloc(sp->nargs + 1, sizeof *l->args)) || !(l->offsets = calloc(sp->nargs + 1, sizeof *l->offsets)) ||
+      !(l->kernel = xstrdup(sp->kernel)))
     return fail(c, top, "spec", "out of memory");
   sp->nlaunches = 1;
   memcpy(l->grid, sp->grid, sizeof l->grid);
@@ -906,6 +928,7 @@ void tt_check_spec_free(tt_check_spec *s) {
   for (size_t i = 0; i < s->nlaunches; i++) {
     free(s->launches[i].kernel);
     free(s->launches[i].args);
+    free(s->launches[i].offsets);
   }
   free(s->launches);
   memset(s, 0, sizeof *s);

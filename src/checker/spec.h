@@ -56,11 +56,14 @@ typedef struct tt_check_arg {
 /* One launch of a sequence (`launches:`): a kernel and the spec arguments it takes,
  * in its parameter order. A spec without `launches:` has one, from `kernel:`,
  * `launch:` and every argument in order. */
+#define TT_CHECK_NULL_ARG ((size_t)-1)
+
 typedef struct tt_check_launch {
   char *kernel;
   int64_t grid[3], block[3];
   int64_t shared_bytes;
-  size_t *args;        /* indices into spec->args */
+  size_t *args;        /* indices into spec->args; TT_CHECK_NULL_ARG: `null`, a null pointer */
+  int64_t *offsets;    /* per argument: elements past a buffer's start (`out + 256`) */
   size_t nargs;
   int line, column;
 } tt_check_launch;

@@ -158,6 +158,30 @@ Test(spec_keys, launches) {
   cr_assert_eq(s.launches[1].args[0], 0);
   cr_assert_eq(tt_check_spec_bind(&s, NULL, &err), 0, "%s", err);
   tt_check_spec_free(&s);
+  /* offsets into a buffer, and null for a pointer */
+  const char *forms[][2] = {{"args: [x + 8]", NULL}, {"args: [null]", NULL},
+                            {"args: [x + 999]", "offset 999 is outside x (256 elements)"},
+                            {"args: [n + 1]", "'n' is not the name of an entry"}};
+  for (int f = 0; f < 4; f++) {
+    size_t m = strlen(t2) + 32;
+    char *tf = malloc(m);
+    const char *qq = strstr(t2, "args: [q]");
+    snprintf(tf, m, "%.*s%s%s", (int)(qq - t2), t2, forms[f][0], qq + 9);
+    err = NULL;
+    int prc = tt_check_spec_parse(SPEC, tf, strlen(tf), &s, &err);
+    if (forms[f][1]) {
+      cr_assert_eq(prc, 2, "%s", tf);
+      cr_assert(strstr(err, forms[f][1]), "%s", err);
+      free(err);
+    } else {
+      cr_assert_eq(prc, 0, "%s", err);
+      cr_assert_eq(tt_check_spec_bind(&s, NULL, &err), 0, "%s", err);
+      if (f == 0) cr_assert_eq(s.launches[1].offsets[0], 8);
+      if (f == 1) cr_assert_eq(s.launches[1].args[0], TT_CHECK_NULL_ARG);
+    }
+    tt_check_spec_free(&s);
+    free(tf);
+  }
   /* a launches: spec may not also have kernel: */
   char *t4 = malloc(strlen(t3) + 64);
   sprintf(t4, "kernel: other_kernel\n%s", t3);
