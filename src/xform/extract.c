@@ -31,6 +31,13 @@ static void index_defs(const xf_prog *p, def_index *ix) {
 static void close_over(xf_prog *p, const size_t *roots, size_t nroots) {
   def_index ix;
   index_defs(p, &ix);
+  /* Scopes of the program's own: its namespaces and the names its code items define
+   * (classes; a namespace alias does not count: it names a library's namespace). */
+  char *own = tt_xcalloc(p->names.n + 1, 1);
+  for (size_t i = 0; i < p->nns; i++) own[p->namespaces[i]] = 1;
+  for (size_t i = 0; i < p->nitems; i++)
+    if (p->items[i].kind == XF_CODE && strcmp(ts_node_type(p->items[i].node), "namespace_alias_definition"))
+      for (size_t k = 0; k < p->items[i].ndefs; k++) own[p->pool[p->items[i].defs + k]] = 1;
   char *visited = tt_xcalloc(p->nitems + 1, 1);
   size_t *stack = tt_xmalloc((p->nitems + 1) * sizeof *stack), top = 0;
   for (size_t r = 0; r < nroots; r++)
@@ -40,6 +47,12 @@ static void close_over(xf_prog *p, const size_t *roots, size_t nroots) {
     if (it->kind == XF_CODE) it->kept = 1;
     for (size_t k = 0; k < it->nuses; k++) {
       int id = p->pool[it->uses + k];
+      if (id == XF_QUALIFIED) {
+        int scope = p->pool[it->uses + k + 1];
+        id = p->pool[it->uses + k + 2];
+        k += 2;
+        if (!own[scope]) continue;
+      }
       for (size_t j = ix.first[id]; j < ix.first[id + 1]; j++) {
         size_t d = ix.items[j];
         if (!visited[d]) { visited[d] = 1; stack[top++] = d; }
@@ -48,6 +61,7 @@ static void close_over(xf_prog *p, const size_t *roots, size_t nroots) {
   }
   free(stack);
   free(visited);
+  free(own);
   free(ix.first);
   free(ix.items);
 }
@@ -107,7 +121,7 @@ static void add_roots(const xf_prog *p, const char *base, size_t **roots, size_t
     if (it->kind != XF_CODE) continue;
     const size_t from = it->ndefs ? it->defs : it->uses, cnt = it->ndefs ? it->ndefs : it->nuses;
     for (size_t k = 0; k < cnt; k++)
-      if (p->pool[from + k] == base_id) { TT_PUSH(*roots, *nroots, *cap, i); break; }
+      if (p->pool[from + k] == base_id && base_id >= 0) { TT_PUSH(*roots, *nroots, *cap, i); break; }
   }
 }
 

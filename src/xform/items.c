@@ -204,13 +204,36 @@ static void push_defs(xf_prog *p, int file, TSNode n) {
   }
 }
 
-typedef struct { xf_prog *p; int file; } walk_ctx;
+typedef struct {
+  xf_prog *p;
+  int file;
+  uint32_t qualified_name; /* start byte of the name part of the last `scope::name` seen */
+} walk_ctx;
+
+/* `scope::name`: the scope as a use, the name as a qualified use (XF_QUALIFIED). */
+static void push_qualified(walk_ctx *w, TSNode q) {
+  TSNode scope = ts_node_child_by_field_name(q, "scope", 5), name = ts_node_child_by_field_name(q, "name", 4);
+  if (!ts_node_is_null(name) && !strcmp(ts_node_type(name), "template_function"))
+    name = ts_node_child_by_field_name(name, "name", 4);
+  if (ts_node_is_null(scope) || ts_node_is_null(name)) return;
+  const char *nt = ts_node_type(name);
+  if (strcmp(nt, "identifier") && strcmp(nt, "type_identifier")) return;
+  if (!strcmp(ts_node_type(scope), "template_type")) scope = ts_node_child_by_field_name(scope, "name", 4);
+  size_t sl, nl;
+  const char *ss = tt_xf_node_text(w->p, w->file, scope, &sl), *ns = tt_xf_node_text(w->p, w->file, name, &nl);
+  TT_PUSH(w->p->pool, w->p->npool, w->p->pcap, XF_QUALIFIED);
+  TT_PUSH(w->p->pool, w->p->npool, w->p->pcap, tt_xf_intern(&w->p->names, ss, sl));
+  TT_PUSH(w->p->pool, w->p->npool, w->p->pcap, tt_xf_intern(&w->p->names, ns, nl));
+  w->qualified_name = ts_node_start_byte(name);
+}
 
 static bool use_enter(TSNode node, void *vctx) {
   walk_ctx *w = vctx;
   const char *t = ts_node_type(node);
-  if (!strcmp(t, "identifier") || !strcmp(t, "type_identifier") || !strcmp(t, "namespace_identifier"))
-    push_name(w->p, w->file, node);
+  if (!strcmp(t, "qualified_identifier")) push_qualified(w, node);
+  else if (!strcmp(t, "identifier") || !strcmp(t, "type_identifier") || !strcmp(t, "namespace_identifier")) {
+    if (ts_node_start_byte(node) != w->qualified_name) push_name(w->p, w->file, node);
+  }
   else if (!strcmp(t, "preproc_arg")) {
     size_t n;
     const char *s = tt_xf_node_text(w->p, w->file, node, &n);
@@ -240,7 +263,7 @@ static void collect_names(xf_prog *p, size_t idx, int with_defs) {
   }
   p->items[idx].ndefs = p->npool - p->items[idx].defs;
   p->items[idx].uses = p->npool;
-  walk_ctx w = {p, file};
+  walk_ctx w = {p, file, UINT32_MAX};
   if (p->items[idx].kind == XF_MACRO) {
     TSNode v = ts_node_child_by_field_name(node, "value", 5);
     if (!ts_node_is_null(v)) use_enter(v, &w);
@@ -359,6 +382,14 @@ static void collect_node(xf_prog *p, int file, TSNode node, int is_header) {
     collect_children(p, file, node, is_header);
     return;
   }
+  if (!strcmp(t, "namespace_definition")) {
+    TSNode name = ts_node_child_by_field_name(node, "name", 4);
+    size_t n;
+    if (!ts_node_is_null(name)) {
+      const char *ns = tt_xf_node_text(p, file, name, &n);
+      TT_PUSH(p->namespaces, p->nns, p->nscap, tt_xf_intern(&p->names, ns, n));
+    }
+  }
   if (!strcmp(t, "namespace_definition") ||
       (!strcmp(t, "linkage_specification") && is_type(ts_node_child_by_field_name(node, "body", 4), "declaration_list"))) {
     TSNode body = ts_node_child_by_field_name(node, "body", 4);
@@ -446,6 +477,7 @@ void tt_xf_items_free(xf_prog *p) {
   free(p->files);
   free(p->items);
   free(p->pool);
+  free(p->namespaces);
   for (size_t i = 0; i < p->names.n; i++) free(p->names.names[i]);
   free(p->names.names);
   free(p->names.slots);

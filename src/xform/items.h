@@ -26,6 +26,11 @@ typedef enum xf_item_kind {
   XF_INC_DROP    /* #include of something the build does not provide: blanked, noted */
 } xf_item_kind;
 
+/* In an item's uses, XF_QUALIFIED then a scope id and a name id stand for `scope::name`:
+ * the name counts only when the program defines the scope (a namespace or class of
+ * its own), so `cg::reduce` does not pull in a host function `reduce`. */
+#define XF_QUALIFIED (-1)
+
 typedef struct xf_item {
   xf_item_kind kind;
   int file;              /* index into xf_prog.files */
@@ -66,6 +71,8 @@ typedef struct xf_prog {
   size_t nnotes, ncap;
   char *err;             /* first hard error (malloc'd) */
   size_t nparse_errors;  /* top-level regions that failed to parse */
+  int *namespaces;       /* name ids of the namespaces the program defines */
+  size_t nns, nscap;
 } xf_prog;
 
 /* Reads, parses and collects the items of `path` (text given for the main file, or

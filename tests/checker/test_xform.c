@@ -175,6 +175,24 @@ Test(xform, several_kernels_and_code_that_does_not_parse) {
   free(err);
 }
 
+Test(xform, qualified_names_follow_only_the_programs_own_scopes) {
+  /* cg::reduce is the library's: the host dispatcher `reduce` of the same name stays
+   * out (cuda-samples' reduction_kernel.cu); detail::twice is the program's own. */
+  const char text[] =
+    "namespace cg = cooperative_groups;\n"
+    "namespace detail { __device__ float twice(float v) { return 2 * v; } }\n"
+    "__global__ void k(float *y) { y[0] = cg::reduce(cg::this_thread_block(), detail::twice(y[0]), 0); }\n"
+    "template <class T> void reduce(T *y) { k<<<1, 32>>>(y); }\n";
+  const char *k[] = {"k"};
+  tt_xf_result r;
+  char *err = NULL;
+  cr_assert_eq(tt_xf_extract("t.cu", text, sizeof text - 1, k, 1, NULL, &r, &err), 0, "%s", err);
+  cr_assert_null(strstr(r.text, "void reduce("), "%s", r.text);
+  cr_assert(strstr(r.text, "__device__ float twice"), "%s", r.text);
+  cr_assert(strstr(r.text, "namespace cg = cooperative_groups;"), "%s", r.text);
+  tt_xf_result_free(&r);
+}
+
 Test(xform, split_template_id) {
   char *name, **args;
   size_t n;
