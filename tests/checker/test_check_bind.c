@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "checker/bind.h"
 #include "checker/spec.h"
@@ -192,4 +193,34 @@ Test(spec_keys, launches) {
   free(t3);
   free(t2);
   free(t);
+}
+
+Test(spec_keys, compile_commands_found_upward_gives_includes_and_defines) {
+  char dir[] = "/tmp/tt-ccdb-XXXXXX";
+  cr_assert_not_null(mkdtemp(dir));
+  char p[512];
+  snprintf(p, sizeof p, "%s/inc", dir);
+  cr_assert_eq(mkdir(p, 0755), 0);
+  snprintf(p, sizeof p, "mkdir -p %s/src && printf '#define FROM_HDR 1\\n' > %s/inc/hdr.cuh && "
+                        "printf '#include \"hdr.cuh\"\\n__global__ void k(float *y) { y[0] = FROM_HDR + SCALE; }\\n' > %s/src/k.cu && "
+                        "printf '[{\"directory\": \"%s\", \"file\": \"src/k.cu\", \"command\": \"nvcc -I inc -DSCALE=3 -c src/k.cu\"}]' "
+                        "> %s/compile_commands.json", dir, dir, dir, dir, dir);
+  cr_assert_eq(system(p), 0);
+  char spec_text[1024];
+  snprintf(spec_text, sizeof spec_text,
+           "source: %s/src/k.cu\nkernel: k\nlaunch: {grid: [1], block: [1]}\n"
+           "args:\n  - {name: y, type: f32*, len: 1, output: true}\n", dir);
+  tt_check_spec s;
+  char *err = NULL;
+  char sp[600];
+  snprintf(sp, sizeof sp, "%s/src/k.check.yaml", dir);
+  cr_assert_eq(tt_check_spec_parse(sp, spec_text, strlen(spec_text), &s, &err), 0, "%s", err);
+  tt_xf_result x;
+  cr_assert_eq(tt_check_extract(&s, s.source, NULL, 0, NULL, &x, &err), 0, "%s", err);
+  cr_assert(strstr(x.text, "#define SCALE 3\n"), "-D from the database: %s", x.text);
+  cr_assert(strstr(x.text, "#define FROM_HDR 1"), "header found through -I: %s", x.text);
+  tt_xf_result_free(&x);
+  tt_check_spec_free(&s);
+  snprintf(p, sizeof p, "rm -rf %s", dir);
+  cr_assert_eq(system(p), 0);
 }
