@@ -6,6 +6,8 @@
  * decides the verdict; its message names the side, the semantics and, where the sim
  * knows it, the kernel source line. */
 #include "checker/check.h"
+#include "checker/bind.h"
+#include "checker/data.h"
 #include "checker/compare.h"
 #include "checker/hash.h"
 #include "checker/harness.h"
@@ -154,32 +156,43 @@ void tt_check_compare_buffers(const tt_check_spec *spec, const unsigned char *re
   }
 }
 
-static char *read_text(const char *path, size_t *len, char **err) {
-  char *t = tt_check_read_file(path, len, 0);
-  if (!t) *err = tt_xasprintf("cannot read %s: %s", path, strerror(errno));
-  return t;
+
+/* The kernel taken out of a program (the source, or a given candidate) with what
+ * it needs: the text that side builds (see bind.h, xform.h). */
+static char *extracted_text(const tt_check_toolchain *tc, const tt_check_spec *spec, const char *path,
+                            size_t *len, char **notes, char **err) {
+  tt_xf_result x;
+  if (tt_check_extract(spec, path, NULL, 0, tc->sim_include, &x, err) != 0) return NULL;
+  tt_buf nb = {0};
+  for (size_t i = 0; i < x.nnotes; i++) tt_buf_printf(&nb, "\n  %s", x.notes[i]);
+  *notes = nb.len ? tt_buf_steal(&nb) : NULL;
+  tt_buf_free(&nb);
+  char *text = x.text;
+  *len = x.len;
+  x.text = NULL;
+  tt_xf_result_free(&x);
+  return text;
 }
 
-/* The candidate's source text: the spec's `candidate:`, else a translation. A
- * translation is saved in the cache (content-addressed, named after the source) so
- * that messages and reports point at a file the user can open. */
+/* The candidate's source text: the kernel taken out of the spec's `candidate:`,
+ * else a translation of the reference's extracted text (so the kernel's local
+ * headers are translated with it). A translation is saved in the cache
+ * (content-addressed, named after the source) so that messages and reports point
+ * at a file the user can open. */
 static char *candidate_text(const tt_check_toolchain *tc, const tt_check_spec *spec,
-                            const tt_check_options *o, size_t *len, char **path,
-                            tt_check_verdict *fail_as, char **err) {
+                            const tt_check_options *o, const char *ref_text, size_t ref_len, size_t *len,
+                            char **path, char **notes, tt_check_verdict *fail_as, char **err) {
   if (spec->candidate) {
     *path = strdup(spec->candidate);
     *fail_as = TT_CHECK_BUILD_FAIL;
-    return read_text(spec->candidate, len, err);
+    return extracted_text(tc, spec, spec->candidate, len, notes, err);
   }
   *fail_as = TT_CHECK_TRANSLATE_FAIL;
-  char *src = read_text(spec->source, len, err);
-  if (!src) return NULL;
   tt_selection sel = {.target = "hip"};
   tt_rewrite_result rr;
   char *terr = NULL;
-  int trc = o->book ? tt_rewrite_text(o->book, &sel, spec->source, tt_lang_from_path(spec->source), src, *len, &rr, &terr)
+  int trc = o->book ? tt_rewrite_text(o->book, &sel, spec->source, tt_lang_from_path(spec->source), ref_text, ref_len, &rr, &terr)
                     : -1;
-  free(src);
   if (trc < 0) {
     *err = tt_xasprintf("translating %s to HIP failed: %s", spec->source, terr ? terr : "no rulebook loaded");
     free(terr);
@@ -211,6 +224,33 @@ static char *candidate_text(const tt_check_toolchain *tc, const tt_check_spec *s
   return text;
 }
 
+/* Outputs with `expect:` against their files: the reference's run must give them
+ * (within tolerance); the candidate is compared with the reference as always. */
+static char *expect_mismatch(const tt_check_spec *spec, const unsigned char *ref) {
+  size_t off = 0;
+  for (size_t i = 0; i < spec->nargs; i++) {
+    const tt_check_arg *a = &spec->args[i];
+    if (!a->output) continue;
+    size_t bytes = (size_t)a->len * tt_check_dtype_size(a->dtype);
+    if (a->expect) {
+      char *why = NULL;
+      unsigned char *want = tt_check_data_read(a->expect, a->dtype, a->len, NULL, &why);
+      if (!want) return why;
+      double atol, rtol;
+      tt_check_spec_tolerance(spec, a->dtype, &atol, &rtol);
+      tt_check_cmp c;
+      tt_check_compare(a->dtype, want, ref + off, (size_t)a->len, atol, rtol, &c);
+      free(want);
+      if (c.mismatches)
+        return tt_xasprintf("%s: the reference's output differs from expect: %s in %zu of %zu elements; first at "
+                            "[%lld]: expected %.9g, reference %.9g",
+                            a->name, a->expect, c.mismatches, c.count, (long long)c.first_bad, c.first_ref, c.first_cand);
+    }
+    off += bytes;
+  }
+  return NULL;
+}
+
 void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_check_spec *spec,
                   const tt_check_options *o, tt_check_result *r) {
   double t0 = tt_check_now();
@@ -227,7 +267,7 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
 
   char *why = NULL;
   tt_check_side_ctx ref = {0}, cand = {0};
-  char *workdir = NULL, *cand_path = NULL, *cand_src = NULL;
+  char *workdir = NULL, *cand_path = NULL, *cand_src = NULL, *ref_src = NULL, *notes[2] = {NULL, NULL};
   unsigned char *inputs = NULL;
   if (tt_check_lang_is_tile(spec->lang)) {
     tt_check_run_tile(spec, o, r);
@@ -260,10 +300,16 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
     }
   }
 
-  /* Candidate text first: a translation failure says more than a build failure. */
-  size_t cand_len = 0;
+  /* The kernel out of the program, then the candidate's text: a translation
+   * failure says more than a build failure. */
+  size_t ref_len = 0, cand_len = 0;
+  ref_src = extracted_text(tc, spec, spec->source, &ref_len, &notes[0], &why);
+  if (!ref_src) {
+    verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("reference: %s", why));
+    goto done;
+  }
   tt_check_verdict cand_fail;
-  cand_src = candidate_text(tc, spec, o, &cand_len, &cand_path, &cand_fail, &why);
+  cand_src = candidate_text(tc, spec, o, ref_src, ref_len, &cand_len, &cand_path, &notes[1], &cand_fail, &why);
   if (!cand_src) {
     verdict(r, cand_fail, why);
     why = NULL;
@@ -271,7 +317,7 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
   }
   if (!r->candidate.source) r->candidate.source = strdup(cand_path);
 
-  tt_check_side_init(&ref, tc, spec, o, workdir, "reference", spec->source, NULL, 0,
+  tt_check_side_init(&ref, tc, spec, o, workdir, "reference", spec->source, ref_src, ref_len,
                      o->backend == TT_CHECK_BACKEND_CUDA ? TT_CHECK_SIDE_NVCC : TT_CHECK_SIDE_SIM_CUDA, 32);
   tt_check_side_init(&cand, tc, spec, o, workdir, "candidate", cand_path, cand_src, cand_len,
                      o->backend == TT_CHECK_BACKEND_HIP ? TT_CHECK_SIDE_HIPCC : TT_CHECK_SIDE_SIM_HIP, o->warp);
@@ -279,7 +325,9 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
   tt_check_side_ctx *ctxs[2] = {&ref, &cand};
   for (int i = 0; i < 2; i++) {
     if (tt_check_side_build(ctxs[i], &why) != 0) {
-      verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("%s (%s): %s", ctxs[i]->role, sides[i]->semantics, why));
+      const char *nt = notes[i] ? notes[i] : notes[0];
+      verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("%s (%s): %s%s%s", ctxs[i]->role, sides[i]->semantics, why,
+                                                   nt ? "\ntaking the kernel out of the program:" : "", nt ? nt : ""));
       free(why);
       why = NULL;
       goto done;
@@ -316,10 +364,18 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
       goto done;
     }
   }
+  char *ex = expect_mismatch(spec, ref.outputs[0]);
+  if (ex) {
+    verdict(r, TT_CHECK_MISMATCH, ex);
+    goto done;
+  }
   /* Sets PASS or MISMATCH from the first run of each side. */
   tt_check_compare_buffers(spec, ref.outputs[0], cand.outputs[0], r);
 
 done:
+  free(ref_src);
+  free(notes[0]);
+  free(notes[1]);
   tt_check_side_free(&ref);
   tt_check_side_free(&cand);
   free(inputs);
@@ -347,7 +403,7 @@ typedef struct {
   size_t n;
   const tt_check_options *o;
   tt_check_result *results;
-  size_t next;
+  size_t next, done;
   pthread_mutex_t lock;
 } pool_t;
 
@@ -359,13 +415,17 @@ static void *worker(void *arg) {
     pthread_mutex_unlock(&p->lock);
     if (i >= p->n) return NULL;
     tt_check_run(p->tc, p->tc_err, &p->specs[i], p->o, &p->results[i]);
+    pthread_mutex_lock(&p->lock);
+    p->done++;
+    if (p->o->on_done) p->o->on_done(&p->results[i], i, p->done, p->n, p->o->on_done_ctx);
+    pthread_mutex_unlock(&p->lock);
   }
 }
 
 void tt_check_run_all(const tt_check_toolchain *tc, const char *tc_err,
                       const tt_check_spec *specs, size_t n, const tt_check_options *o,
                       int jobs, tt_check_result *results) {
-  pool_t p = {tc, tc_err, specs, n, o, results, 0, PTHREAD_MUTEX_INITIALIZER};
+  pool_t p = {tc, tc_err, specs, n, o, results, 0, 0, PTHREAD_MUTEX_INITIALIZER};
   if (jobs < 1) jobs = 1;
   if ((size_t)jobs > n) jobs = (int)n;
   pthread_t th[64];

@@ -27,6 +27,8 @@ typedef enum tt_check_backend {
 
 const char *tt_check_backend_name(tt_check_backend b);
 
+struct tt_check_result;
+
 typedef struct tt_check_options {
   tt_check_backend backend;
   int seed_set;            /* --seed given: it replaces every spec's seed */
@@ -39,6 +41,10 @@ typedef struct tt_check_options {
   const char *schedules;   /* comma-separated sim schedules, e.g. "forward,reverse,random" */
   size_t memory_limit;     /* address-space limit of a sim harness (RLIMIT_AS); 0: none */
   int sandbox;             /* tt_check_sandbox (proc.h) of sim harnesses */
+  /* Called by tt_check_run_all as each check finishes (one call at a time, from the
+   * thread that ran it): its result, its index, and how many are done of total. */
+  void (*on_done)(const struct tt_check_result *r, size_t index, size_t done, size_t total, void *ctx);
+  void *on_done_ctx;
 } tt_check_options;
 
 /* The default memory_limit: far above what a kernel's buffers and the sim's fiber

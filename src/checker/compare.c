@@ -19,7 +19,7 @@ void tt_check_compare(tt_check_dtype t, const void *ref, const void *cand, size_
   size_t esz = tt_check_dtype_size(t);
   const unsigned char *rp = ref, *cp = cand;
   int exact = !tt_check_dtype_is_float(t) && atol == 0 && rtol == 0;
-  int is_unsigned = t == TT_CHECK_U8 || t == TT_CHECK_U32 || t == TT_CHECK_U64;
+  int is_unsigned = t == TT_CHECK_U8 || t == TT_CHECK_U32 || t == TT_CHECK_U64 || t == TT_CHECK_BOOL;
   for (size_t i = 0; i < count; i++) {
     const void *re = rp + i * esz, *ce = cp + i * esz;
     if (exact) {

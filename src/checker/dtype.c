@@ -23,6 +23,7 @@ static const dtype_info k_dtypes[TT_CHECK_DTYPE_COUNT] = {
   [TT_CHECK_U8] = {"u8", "uint8_t", 1, 0},
   [TT_CHECK_U32] = {"u32", "uint32_t", 4, 0},
   [TT_CHECK_U64] = {"u64", "uint64_t", 8, 0},
+  [TT_CHECK_BOOL] = {"bool", "bool", 1, 0},
 };
 
 int tt_check_dtype_parse(const char *name, size_t len, tt_check_dtype *out) {
@@ -131,6 +132,7 @@ double tt_check_load(tt_check_dtype t, const void *p) {
   case TT_CHECK_U8: LOADAS(uint8_t);
   case TT_CHECK_U32: LOADAS(uint32_t);
   case TT_CHECK_U64: LOADAS(uint64_t);
+  case TT_CHECK_BOOL: { uint8_t b; memcpy(&b, p, 1); return b != 0; }
   default: return 0;
   }
 }
@@ -142,6 +144,7 @@ int64_t tt_check_load_i64(tt_check_dtype t, const void *p) {
   case TT_CHECK_I32: LOADAS(int32_t);
   case TT_CHECK_I64: LOADAS(int64_t);
   case TT_CHECK_U8: LOADAS(uint8_t);
+  case TT_CHECK_BOOL: { uint8_t b; memcpy(&b, p, 1); return b != 0; }
   case TT_CHECK_U32: LOADAS(uint32_t);
   case TT_CHECK_U64: { uint64_t v; memcpy(&v, p, 8); return (int64_t)v; }
   default: return (int64_t)tt_check_load(t, p);
@@ -169,6 +172,7 @@ void tt_check_store(tt_check_dtype t, void *p, double v) {
   case TT_CHECK_U8: STOREAS(uint8_t, (int64_t)v); break;
   case TT_CHECK_U32: STOREAS(uint32_t, (int64_t)v); break;
   case TT_CHECK_U64: STOREAS(uint64_t, v < 0 ? (uint64_t)(int64_t)v : (uint64_t)v); break;
+  case TT_CHECK_BOOL: STOREAS(uint8_t, v != 0); break;
   default: break;
   }
 }

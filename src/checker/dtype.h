@@ -13,6 +13,7 @@ typedef enum tt_check_dtype {
   TT_CHECK_F16, TT_CHECK_BF16, TT_CHECK_F32, TT_CHECK_F64,
   TT_CHECK_I8, TT_CHECK_I16, TT_CHECK_I32, TT_CHECK_I64,
   TT_CHECK_U8, TT_CHECK_U32, TT_CHECK_U64,
+  TT_CHECK_BOOL,   /* one byte, 0 or 1: scalars for `bool` parameters, bool buffers */
   TT_CHECK_DTYPE_COUNT
 } tt_check_dtype;
 

@@ -1,5 +1,6 @@
 /* harness.c — generates the per-side C++ harness and its input file (see harness.h). */
 #include "checker/harness.h"
+#include "checker/data.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -97,6 +98,11 @@ static const char k_prelude[] =
   "  std::fclose(f);\n"
   "}\n"
   "static uint64_t u64(const unsigned char *p) { uint64_t v; std::memcpy(&v, p, 8); return v; }\n"
+  "/* Launch dimensions come as comma-separated lists, one entry per launch. */\n"
+  "static unsigned long long nth(const char *s, int k) {\n"
+  "  while (k > 0 && *s) { if (*s++ == ',') k--; }\n"
+  "  return std::strtoull(s, 0, 10);\n"
+  "}\n"
   "}  // namespace tt_check\n"
   "\n"
   "int main(int argc, char **argv) {\n"
@@ -125,13 +131,6 @@ static const char k_prelude[] =
 static const char k_sim_config[] =
   "  tt_sim_config cfg;\n"
   "  tt_sim_config_init(&cfg);\n"
-  "  cfg.grid.x = (uint32_t)std::strtoul(argv[4], 0, 10);\n"
-  "  cfg.grid.y = (uint32_t)std::strtoul(argv[5], 0, 10);\n"
-  "  cfg.grid.z = (uint32_t)std::strtoul(argv[6], 0, 10);\n"
-  "  cfg.block.x = (uint32_t)std::strtoul(argv[7], 0, 10);\n"
-  "  cfg.block.y = (uint32_t)std::strtoul(argv[8], 0, 10);\n"
-  "  cfg.block.z = (uint32_t)std::strtoul(argv[9], 0, 10);\n"
-  "  cfg.shared_bytes = (size_t)std::strtoull(argv[10], 0, 10);\n"
   "  cfg.warp = TT_SIM_WARP;\n"
   "  /* One launch per schedule (nschedules = 1 each), buffers restored in between:\n"
   "   * tiletrans compares only the spec's outputs between schedules, with its tolerance. */\n"
@@ -151,6 +150,52 @@ static const char k_sim_config[] =
   "  cfg.threads = 1; /* deterministic: checks run in parallel instead (-j) */\n"
   "  cfg.regions = 1; /* region kernels: the retry below falls back */\n";
 
+/* What the harness launches: a template-id in parentheses, so that its commas do
+ * not split the launch macro's arguments. */
+static void sb_kernel(sbuf *b, const char *kernel) {
+  sb_printf(b, strchr(kernel, '<') ? "(%s)" : "%s", kernel);
+}
+
+/* The arguments of launch li, each from its spec argument's variable. */
+static void sb_launch_args(sbuf *b, const tt_check_spec *spec, size_t li, int leading_comma) {
+  const tt_check_launch *l = &spec->launches[li];
+  for (size_t k = 0; k < l->nargs; k++) {
+    size_t i = l->args[k];
+    sb_printf(b, "%s", k || leading_comma ? ", " : "");
+    if (i == TT_CHECK_NULL_ARG) {
+      sb_printf(b, "nullptr");
+      continue;
+    }
+    if (spec->args[i].is_buffer && l->offsets[k])
+      sb_printf(b, "tt_check::buf{static_cast<char *>(b%zu) + %lld}", i,
+                (long long)(l->offsets[k] * (int64_t)tt_check_dtype_size(spec->args[i].dtype)));
+    else
+      sb_printf(b, spec->args[i].is_buffer ? "tt_check::buf{b%zu}" : "s%zu", i);
+  }
+}
+
+/* The variables of scalar and struct arguments, from the inputs. A struct's fields
+ * arrive as 8-byte slots (int64 or double, as the spec wrote them) and are converted
+ * to the field's own type. */
+static void sb_scalars(sbuf *b, const tt_check_spec *spec) {
+  for (size_t i = 0; i < spec->nargs; i++) {
+    const tt_check_arg *a = &spec->args[i];
+    if (a->is_buffer) continue;
+    if (a->is_struct) {
+      sb_printf(b, "  %s s%zu{};\n", a->struct_type ? a->struct_type : "tt_check_struct_type_unknown", i);
+      for (size_t k = 0; k < a->nfields; k++) {
+        const tt_check_field *f = &a->fields[k];
+        sb_printf(b, "  { %s v; std::memcpy(&v, arg[%zu] + %zu, 8); s%zu.%s = static_cast<decltype(s%zu.%s)>(v); }\n",
+                  f->value_is_float ? "double" : "int64_t", i, 8 * k, i, f->name, i, f->name);
+      }
+    } else if (a->dtype == TT_CHECK_F16 || a->dtype == TT_CHECK_BF16) {
+      sb_printf(b, "  tt_check::bits16 s%zu;\n  std::memcpy(&s%zu.v, arg[%zu], 2);\n", i, i, i);
+    } else {
+      sb_printf(b, "  %s s%zu;\n  std::memcpy(&s%zu, arg[%zu], sizeof s%zu);\n", tt_check_dtype_ctype(a->dtype), i, i, i, i);
+    }
+  }
+}
+
 char *tt_check_harness_text(const tt_check_spec *spec, tt_check_side_sem sem, int warp,
                             const char *kernel_include) {
   sbuf b = {0};
@@ -159,40 +204,52 @@ char *tt_check_harness_text(const tt_check_spec *spec, tt_check_side_sem sem, in
   sb_printf(&b, "#define TT_SIM_WARP %d\n", warp);
   sb_printf(&b, "#define TT_CHECK_NARGS %zu\n", spec->nargs);
   sb_printf(&b, "#include \"%s\"\n", sem == TT_CHECK_SEM_CUDA ? "tt_sim_cuda.h" : "tt_sim_hip.h");
-  /* A source that carries its own host main() (guarded or not) must not clash with
-   * the harness's; sources can also test TILETRANS_CHECK to drop host code. */
+  /* check builds the kernel taken out of the program (src/xform), so a source's own
+   * main() is gone; a given text may still hold one, which must not clash. */
   sb_printf(&b, "#define main tt_check_kernel_source_main\n#include ");
   sb_cstr(&b, kernel_include);
   sb_printf(&b, "\n#undef main\n\n%s%s", k_prelude, k_sim_config);
   for (size_t i = 0; i < spec->nargs; i++) {
     const tt_check_arg *a = &spec->args[i];
-    const char *ct = tt_check_dtype_ctype(a->dtype);
-    if (a->is_buffer) {
-      sb_printf(&b, "  void *b%zu = tt_sim_alloc(nbytes[%zu] ? nbytes[%zu] : 1);\n", i, i, i);
-      sb_printf(&b, "  if (!b%zu) { tt_check::result(argv[3], \"config\", 0, \"\", 0, \"harness: out of memory\"); return 2; }\n", i);
-      sb_printf(&b, "  std::memcpy(b%zu, arg[%zu], nbytes[%zu]);\n", i, i, i);
-      sb_printf(&b, "  tt_sim_buffer_describe(b%zu, ", i);
-      sb_cstr(&b, a->name);
-      sb_printf(&b, ", %s);\n", elem_name(a->dtype));
-    } else if (a->dtype == TT_CHECK_F16 || a->dtype == TT_CHECK_BF16) {
-      sb_printf(&b, "  tt_check::bits16 s%zu;\n  std::memcpy(&s%zu.v, arg[%zu], 2);\n", i, i, i);
-    } else {
-      sb_printf(&b, "  %s s%zu;\n  std::memcpy(&s%zu, arg[%zu], sizeof s%zu);\n", ct, i, i, i, i);
-    }
+    if (!a->is_buffer) continue;
+    sb_printf(&b, "  void *b%zu = tt_sim_alloc(nbytes[%zu] ? nbytes[%zu] : 1);\n", i, i, i);
+    sb_printf(&b, "  if (!b%zu) { tt_check::result(argv[3], \"config\", 0, \"\", 0, \"harness: out of memory\"); return 2; }\n", i);
+    sb_printf(&b, "  std::memcpy(b%zu, arg[%zu], nbytes[%zu]);\n", i, i, i);
+    sb_printf(&b, "  tt_sim_buffer_describe(b%zu, ", i);
+    sb_cstr(&b, a->name);
+    sb_printf(&b, ", %s);\n", elem_name(a->dtype));
   }
+  sb_scalars(&b, spec);
   sb_printf(&b, "  tt_sim_result r;\n  std::memset(&r, 0, sizeof r);\n"
                 "  for (int si = 0; si < nsched; si++) {\n");
   for (size_t i = 0; i < spec->nargs; i++)
     if (spec->args[i].is_buffer) sb_printf(&b, "    std::memcpy(b%zu, arg[%zu], nbytes[%zu]);\n", i, i, i);
-  sb_printf(&b, "    cfg.schedules[0] = sched[si];\n    r = TT_SIM_LAUNCH(%s, cfg", spec->kernel);
-  for (size_t i = 0; i < spec->nargs; i++)
-    sb_printf(&b, spec->args[i].is_buffer ? ", tt_check::buf{b%zu}" : ", s%zu", i);
+  /* The launches of a sequence run in order on the same buffers; the first that
+   * does not finish ends the schedule's run. */
+  sb_printf(&b, "    cfg.schedules[0] = sched[si];\n    r.status = TT_SIM_OK;\n"
+                "    for (int li = 0; li < %zu && r.status == TT_SIM_OK; li++) {\n"
+                "      cfg.grid.x = (uint32_t)tt_check::nth(argv[4], li);\n"
+                "      cfg.grid.y = (uint32_t)tt_check::nth(argv[5], li);\n"
+                "      cfg.grid.z = (uint32_t)tt_check::nth(argv[6], li);\n"
+                "      cfg.block.x = (uint32_t)tt_check::nth(argv[7], li);\n"
+                "      cfg.block.y = (uint32_t)tt_check::nth(argv[8], li);\n"
+                "      cfg.block.z = (uint32_t)tt_check::nth(argv[9], li);\n"
+                "      cfg.shared_bytes = (size_t)tt_check::nth(argv[10], li);\n"
+                "      switch (li) {\n", spec->nlaunches);
+  for (size_t li = 0; li < spec->nlaunches; li++) {
+    sb_printf(&b, "      case %zu: r = TT_SIM_LAUNCH(", li);
+    sb_kernel(&b, spec->launches[li].kernel);
+    sb_printf(&b, ", cfg");
+    sb_launch_args(&b, spec, li, 1);
+    sb_printf(&b, "); break;\n");
+  }
+  sb_printf(&b, "      }\n    }\n");
   /* A region kernel that meets what only a coroutine runs exactly (lanes of a
    * warp at different chains) runs that schedule again as a coroutine; a
    * coroutine kernel whose barrier or collective sits in a function it calls
    * cannot run as a coroutine: the same schedule runs again on fibers.  The
    * buffers are copied in again at the top of the loop. */
-  sb_printf(&b, ");\n    if (r.status == TT_SIM_ERR_NEEDS_COROUTINES && cfg.regions) {\n"
+  sb_printf(&b, "    if (r.status == TT_SIM_ERR_NEEDS_COROUTINES && cfg.regions) {\n"
                 "      cfg.regions = 0;\n      si--;\n      continue;\n    }\n");
   sb_printf(&b, "    if (r.status == TT_SIM_ERR_NEEDS_FIBERS && cfg.coroutines) {\n"
                 "      cfg.coroutines = 0;\n      si--;\n      continue;\n    }\n");
@@ -225,29 +282,25 @@ char *tt_check_harness_text_cuda(const tt_check_spec *spec, const char *kernel_i
   sb_printf(&b, "#define main tt_check_kernel_source_main\n#include ");
   sb_cstr(&b, kernel_include);
   sb_printf(&b, "\n#undef main\n\n%s", k_prelude);
-  sb_printf(&b, "  dim3 grid((unsigned)std::strtoul(argv[4], 0, 10), (unsigned)std::strtoul(argv[5], 0, 10),\n"
-                "            (unsigned)std::strtoul(argv[6], 0, 10));\n"
-                "  dim3 block((unsigned)std::strtoul(argv[7], 0, 10), (unsigned)std::strtoul(argv[8], 0, 10),\n"
-                "             (unsigned)std::strtoul(argv[9], 0, 10));\n"
-                "  size_t shared = (size_t)std::strtoull(argv[10], 0, 10);\n"
-                "  cudaError_t e = cudaSuccess;\n");
+  sb_printf(&b, "  cudaError_t e = cudaSuccess;\n");
   for (size_t i = 0; i < spec->nargs; i++) {
-    const tt_check_arg *a = &spec->args[i];
-    if (a->is_buffer) {
-      sb_printf(&b, "  void *b%zu = 0;\n", i);
-      sb_printf(&b, "  if (e == cudaSuccess) e = cudaMalloc(&b%zu, nbytes[%zu] ? nbytes[%zu] : 1);\n", i, i, i);
-      sb_printf(&b, "  if (e == cudaSuccess) e = cudaMemcpy(b%zu, arg[%zu], nbytes[%zu], cudaMemcpyHostToDevice);\n", i, i, i);
-    } else if (a->dtype == TT_CHECK_F16 || a->dtype == TT_CHECK_BF16) {
-      sb_printf(&b, "  tt_check::bits16 s%zu;\n  std::memcpy(&s%zu.v, arg[%zu], 2);\n", i, i, i);
-    } else {
-      sb_printf(&b, "  %s s%zu;\n  std::memcpy(&s%zu, arg[%zu], sizeof s%zu);\n", tt_check_dtype_ctype(a->dtype), i, i, i, i);
-    }
+    if (!spec->args[i].is_buffer) continue;
+    sb_printf(&b, "  void *b%zu = 0;\n", i);
+    sb_printf(&b, "  if (e == cudaSuccess) e = cudaMalloc(&b%zu, nbytes[%zu] ? nbytes[%zu] : 1);\n", i, i, i);
+    sb_printf(&b, "  if (e == cudaSuccess) e = cudaMemcpy(b%zu, arg[%zu], nbytes[%zu], cudaMemcpyHostToDevice);\n", i, i, i);
   }
-  sb_printf(&b, "  if (e == cudaSuccess) {\n    %s<<<grid, block, shared>>>(", spec->kernel);
-  for (size_t i = 0; i < spec->nargs; i++)
-    sb_printf(&b, spec->args[i].is_buffer ? "%stt_check::buf{b%zu}" : "%ss%zu", i ? ", " : "", i);
-  sb_printf(&b, ");\n    e = cudaGetLastError();\n  }\n"
-                "  if (e == cudaSuccess) e = cudaDeviceSynchronize();\n"
+  sb_scalars(&b, spec);
+  for (size_t li = 0; li < spec->nlaunches; li++) {
+    sb_printf(&b, "  if (e == cudaSuccess) {\n"
+                  "    dim3 g((unsigned)tt_check::nth(argv[4], %zu), (unsigned)tt_check::nth(argv[5], %zu), (unsigned)tt_check::nth(argv[6], %zu));\n"
+                  "    dim3 t((unsigned)tt_check::nth(argv[7], %zu), (unsigned)tt_check::nth(argv[8], %zu), (unsigned)tt_check::nth(argv[9], %zu));\n    ",
+              li, li, li, li, li, li);
+    sb_kernel(&b, spec->launches[li].kernel);
+    sb_printf(&b, "<<<g, t, (size_t)tt_check::nth(argv[10], %zu)>>>(", li);
+    sb_launch_args(&b, spec, li, 0);
+    sb_printf(&b, ");\n    e = cudaGetLastError();\n  }\n");
+  }
+  sb_printf(&b, "  if (e == cudaSuccess) e = cudaDeviceSynchronize();\n"
                 "  if (e != cudaSuccess) {\n"
                 "    tt_check::result(argv[3], \"trap\", 0, \"\", 0, cudaGetErrorString(e));\n"
                 "    return 1;\n  }\n"
@@ -282,11 +335,16 @@ static void store_int(tt_check_dtype t, unsigned char *p, int64_t v) {
   }
 }
 
+static size_t arg_bytes(const tt_check_arg *a) {
+  if (a->is_struct) return 8 * a->nfields;
+  return a->is_buffer ? (size_t)a->len * tt_check_dtype_size(a->dtype) : 8;
+}
+
 unsigned char *tt_check_inputs_make(const tt_check_spec *spec, uint64_t seed, size_t *len) {
   size_t total = 16;
   for (size_t i = 0; i < spec->nargs; i++) {
     const tt_check_arg *a = &spec->args[i];
-    total += 8 + (a->is_buffer ? (size_t)a->len * tt_check_dtype_size(a->dtype) : 8);
+    total += 8 + arg_bytes(a);
   }
   unsigned char *blob = calloc(1, total);
   if (!blob) return NULL;
@@ -295,10 +353,24 @@ unsigned char *tt_check_inputs_make(const tt_check_spec *spec, uint64_t seed, si
   size_t off = 16;
   for (size_t i = 0; i < spec->nargs; i++) {
     const tt_check_arg *a = &spec->args[i];
-    size_t n = a->is_buffer ? (size_t)a->len * tt_check_dtype_size(a->dtype) : 8;
+    size_t n = arg_bytes(a);
     put_u64(blob + off, n);
     unsigned char *p = blob + off + 8;
-    if (a->is_buffer) {
+    if (a->is_struct) {
+      for (size_t k = 0; k < a->nfields; k++) {
+        if (a->fields[k].value_is_float) memcpy(p + 8 * k, &a->fields[k].fvalue, 8);
+        else memcpy(p + 8 * k, &a->fields[k].ivalue, 8);
+      }
+    } else if (a->is_buffer && a->data) {
+      char *why = NULL;
+      unsigned char *d = tt_check_data_read(a->data, a->dtype, a->len, NULL, &why);
+      free(why);
+      if (!d) { free(blob); return NULL; }
+      memcpy(p, d, n);
+      free(d);
+    } else if (a->is_buffer && a->values) {
+      for (size_t k = 0; k < a->nvalues; k++) tt_check_store(a->dtype, p + k * tt_check_dtype_size(a->dtype), a->values[k]);
+    } else if (a->is_buffer) {
       tt_check_init zeros = {TT_CHECK_INIT_ZEROS, 0, 0};
       /* Stream = argument index: adding an argument at the end leaves the data of
        * the others unchanged. */

@@ -5,8 +5,10 @@
  * then the kernel source (prepared by tt_sim_prepare_source), and a main() that
  * loads the inputs tiletrans generated, launches the kernel through TT_SIM_LAUNCH,
  * and writes the outputs and a result file. The harness text depends only on the
- * kernel's signature as the spec describes it, not on sizes or data, so one build
- * serves every seed and size (the build cache relies on that).
+ * kernel's signature as the spec describes it (and on the buffer offsets of a
+ * sequence's launches, `out + 256`), not on sizes or data, so one build serves every
+ * seed and size (the build cache relies on that). A spec with `launches:` runs its
+ * kernels in order on the same buffers in each schedule's run.
  *
  * Files exchanged with the harness (all little-endian, the host's layout):
  *   inputs:  "TTCHKIN1" then u64 nargs, then per argument u64 nbytes and the bytes
@@ -17,7 +19,8 @@
  *   result:  text lines "status=NAME", "schedule=N", "file=PATH", "line=N", then
  *            "message:" and the sim's message to the end of the file.
  * argv: IN OUT RESULT GX GY GZ BX BY BZ SHARED SCHEDULES SEED TIMEOUT
- *   (SCHEDULES: comma-separated forward,reverse,random; the run stops at the first
+ *   (GX..SHARED: comma-separated, one entry per launch;
+ *   SCHEDULES: comma-separated forward,reverse,random; the run stops at the first
  *   schedule that fails, and the result names it). */
 #ifndef TT_CHECK_HARNESS_H
 #define TT_CHECK_HARNESS_H

@@ -178,13 +178,22 @@ int tt_check_side_run(tt_check_side_ctx *c, const char *inputs_path, uint64_t se
   char *res = tt_xasprintf("%s/%s.result", c->workdir, c->role);
   char *so = tt_xasprintf("%s/%s.stdout", c->workdir, c->role);
   char *se = tt_xasprintf("%s/%s.stderr", c->workdir, c->role);
-  char num[14][32];
-  int64_t dims[7] = {s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2], s->shared_bytes};
-  for (int i = 0; i < 7; i++) snprintf(num[i], sizeof num[i], "%lld", (long long)dims[i]);
-  snprintf(num[7], sizeof num[7], "%llu", (unsigned long long)seed);
-  snprintf(num[8], sizeof num[8], "%g", c->o->timeout_s);
-  char *argv[] = {c->exe, (char *)inputs_path, out, res, num[0], num[1], num[2], num[3], num[4], num[5],
-                  num[6], (char *)c->o->schedules, num[7], num[8], NULL};
+  char num[2][32];
+  /* Each launch dimension as a comma-separated list: one entry per launch. */
+  char *dims[7];
+  for (int d = 0; d < 7; d++) {
+    tt_buf b = {0};
+    for (size_t li = 0; li < s->nlaunches; li++) {
+      const tt_check_launch *l = &s->launches[li];
+      int64_t v = d < 3 ? l->grid[d] : d < 6 ? l->block[d - 3] : l->shared_bytes;
+      tt_buf_printf(&b, "%s%lld", li ? "," : "", (long long)v);
+    }
+    dims[d] = tt_buf_steal(&b);
+  }
+  snprintf(num[0], sizeof num[0], "%llu", (unsigned long long)seed);
+  snprintf(num[1], sizeof num[1], "%g", c->o->timeout_s);
+  char *argv[] = {c->exe, (char *)inputs_path, out, res, dims[0], dims[1], dims[2], dims[3], dims[4], dims[5],
+                  dims[6], (char *)c->o->schedules, num[0], num[1], NULL};
   int nsched = 1;
   for (const char *q = c->o->schedules; *q; q++) nsched += *q == ',';
   /* The sim enforces timeout_s per schedule with a report of where threads wait;
@@ -245,6 +254,7 @@ int tt_check_side_run(tt_check_side_ctx *c, const char *inputs_path, uint64_t se
   free(rtext);
   tt_check_proc_free(&pr);
 done:
+  for (int d = 0; d < 7; d++) free(dims[d]);
   free(out);
   free(res);
   free(so);

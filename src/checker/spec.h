@@ -19,6 +19,15 @@ typedef enum tt_check_lang {
   TT_CHECK_LANG_TRITON         /* Triton kernels with their host launcher (src/tile) */
 } tt_check_lang;
 
+/* A field of a struct argument passed by value (`fields:`). */
+typedef struct tt_check_field {
+  char *name;
+  int value_is_float;
+  int64_t ivalue;
+  double fvalue;
+  int line, column;
+} tt_check_field;
+
 typedef struct tt_check_arg {
   char *name;
   tt_check_dtype dtype;
@@ -35,7 +44,30 @@ typedef struct tt_check_arg {
   int64_t ivalue;
   double fvalue;
   int line, column;    /* where the argument starts, for messages */
+  int is_struct;       /* `type: struct`: a struct by value, built from `fields:` */
+  tt_check_field *fields;
+  size_t nfields;
+  char *struct_type;   /* the kernel's type for it, set by tt_check_spec_bind */
+  char *data;          /* `data:` a file (.npy, or raw little-endian elements), resolved */
+  double *values;      /* `data:` an explicit list */
+  size_t nvalues;
+  char *expect;        /* `expect:` a file an output is compared against, resolved */
 } tt_check_arg;
+
+/* One launch of a sequence (`launches:`): a kernel and the spec arguments it takes,
+ * in its parameter order. A spec without `launches:` has one, from `kernel:`,
+ * `launch:` and every argument in order. */
+#define TT_CHECK_NULL_ARG ((size_t)-1)
+
+typedef struct tt_check_launch {
+  char *kernel;
+  int64_t grid[3], block[3];
+  int64_t shared_bytes;
+  size_t *args;        /* indices into spec->args; TT_CHECK_NULL_ARG: `null`, a null pointer */
+  int64_t *offsets;    /* per argument: elements past a buffer's start (`out + 256`) */
+  size_t nargs;
+  int line, column;
+} tt_check_launch;
 
 typedef struct tt_check_spec {
   char *path;          /* the spec file as given */
@@ -59,6 +91,14 @@ typedef struct tt_check_spec {
                               replaces that output type's default */
   double atol, rtol;
   uint64_t seed;
+  char **includes;     /* `includes:` folders, resolved against dir */
+  size_t nincludes;
+  char **defines;      /* `defines:` NAME or NAME=VALUE */
+  size_t ndefines;
+  char *compile_commands; /* `compile_commands:` file, resolved; NULL: searched upward */
+  tt_check_launch *launches;
+  size_t nlaunches;    /* >= 1 after parsing */
+  int kernel_line, kernel_column;
 } tt_check_spec;
 
 /* Tile languages run in the tile interpreter; a spec's shape:/constant: keys are theirs. */

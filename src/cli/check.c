@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifdef TT_HAVE_CHECKER
+#include "checker/bind.h"
 #include "checker/build.h"
 #include "checker/check.h"
 #include "checker/proc.h"
@@ -126,6 +128,22 @@ static void find_specs(const char *dir, strlist *out) {
     free(here.v[i]);
   }
   free(here.v);
+}
+
+/* Progress on stderr while checks run: each verdict as it comes, and on a terminal
+ * a live "N/M" line that the next verdict overwrites. The table and the JSON on
+ * stdout are unchanged. */
+typedef struct {
+  int tty;
+} progress_t;
+
+static void on_done(const tt_check_result *r, size_t index, size_t done, size_t total, void *ctx) {
+  progress_t *p = ctx;
+  (void)index;
+  if (p->tty) fputs("\r\033[K", stderr);
+  fprintf(stderr, "[%zu/%zu] %s: %s (%.1fs)\n", done, total, r->name, tt_check_verdict_name(r->status), r->time_s);
+  if (p->tty && done < total) fprintf(stderr, "%zu/%zu checks done...", done, total);
+  fflush(stderr);
 }
 
 int tt_cmd_check(int argc, char **argv) {
@@ -245,6 +263,21 @@ int tt_cmd_check(int argc, char **argv) {
     free(err);
   }
   if (!specs) rc = EXIT_INPUT;
+  /* The toolchain first: binding a spec to its kernel keeps the includes the sim's
+   * shim headers provide. */
+  tt_check_toolchain tc;
+  char *tc_err = NULL;
+  int have_tc = tt_check_toolchain_init(&tc, &tc_err) == 0;
+  /* Each spec against its kernel's signature: a mismatch is a spec error now, not
+   * a failed build later. */
+  for (size_t i = 0; rc == EXIT_ALL_PASS && specs && i < paths.n; i++) {
+    char *err = NULL;
+    if (tt_check_spec_bind(&specs[i], have_tc ? tc.sim_include : NULL, &err) != 0) {
+      fprintf(stderr, "tiletrans check: %s\n", err ? err : paths.v[i]);
+      rc = EXIT_USAGE;
+    }
+    free(err);
+  }
   if (rc == EXIT_ALL_PASS) {
     char *why = NULL;
     if (!tt_check_backend_available(o.backend, &why)) {
@@ -259,10 +292,13 @@ int tt_cmd_check(int argc, char **argv) {
     if (!specs[i].candidate && !(book = tt_cli_load_rules(rules_dir ? &rules_dir : NULL, rules_dir ? 1 : 0, NULL, 0)))
       rc = EXIT_USAGE;
   o.book = book;
+  progress_t prog = {isatty(2)};
+  if (!json && paths.n > 1) {
+    o.on_done = on_done;
+    o.on_done_ctx = &prog;
+    if (prog.tty) fprintf(stderr, "0/%zu checks done...", paths.n);
+  }
   if (rc == EXIT_ALL_PASS) {
-    tt_check_toolchain tc;
-    char *tc_err = NULL;
-    int have_tc = tt_check_toolchain_init(&tc, &tc_err) == 0;
     tt_check_result *results = calloc(paths.n, sizeof *results);
     double t0 = tt_check_now();
     if (results) {
@@ -287,9 +323,9 @@ int tt_cmd_check(int argc, char **argv) {
     } else {
       rc = EXIT_INPUT;
     }
-    if (have_tc) tt_check_toolchain_free(&tc);
-    free(tc_err);
   }
+  if (have_tc) tt_check_toolchain_free(&tc);
+  free(tc_err);
   tt_rulebook_free(book);
   for (size_t i = 0; i < paths.n; i++) {
     if (specs) tt_check_spec_free(&specs[i]);
@@ -302,6 +338,22 @@ int tt_cmd_check(int argc, char **argv) {
 }
 
 #else /* !TT_HAVE_CHECKER */
+
+/* Progress on stderr while checks run: each verdict as it comes, and on a terminal
+ * a live "N/M" line that the next verdict overwrites. The table and the JSON on
+ * stdout are unchanged. */
+typedef struct {
+  int tty;
+} progress_t;
+
+static void on_done(const tt_check_result *r, size_t index, size_t done, size_t total, void *ctx) {
+  progress_t *p = ctx;
+  (void)index;
+  if (p->tty) fputs("\r\033[K", stderr);
+  fprintf(stderr, "[%zu/%zu] %s: %s (%.1fs)\n", done, total, r->name, tt_check_verdict_name(r->status), r->time_s);
+  if (p->tty && done < total) fprintf(stderr, "%zu/%zu checks done...", done, total);
+  fflush(stderr);
+}
 
 int tt_cmd_check(int argc, char **argv) {
   (void)argc;

@@ -203,6 +203,7 @@ static int prepare_shared(const char *text, size_t len, sbuf *b, char *err, size
     size_t stmt_start = 0; /* start of the current statement (after ; { }) */
     int in_fn_depth = 0;   /* number of enclosing function-like braces */
     int at_line_start = 1;
+    int in_define = 0;     /* scanning a #define's body: its line end ends a statement */
     while (i < len) {
         size_t j = skip_lit(text, len, i);
         if (j != i) {
@@ -210,9 +211,18 @@ static int prepare_shared(const char *text, size_t len, sbuf *b, char *err, size
             continue;
         }
         char c = text[i];
+        if (c == '\\' && in_define && i + 1 < len && text[i + 1] == '\n') {
+            i += 2;
+            continue;
+        }
         if (c == '\n') {
             at_line_start = 1;
             i++;
+            /* a declaration after a #define starts on the line after it (a
+             * local header's `#define X 32` then `__shared__ float s[64];`) */
+            if (in_define)
+                stmt_start = i;
+            in_define = 0;
             continue;
         }
         if (isspace((unsigned char)c)) {
@@ -248,6 +258,7 @@ static int prepare_shared(const char *text, size_t len, sbuf *b, char *err, size
             i = k;
             stmt_start = i;
             at_line_start = 0;
+            in_define = 1;
             continue;
         }
         at_line_start = 0;

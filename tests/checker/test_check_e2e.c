@@ -183,6 +183,38 @@ Test(e2e, text_table_and_parallel_runs) {
   cr_assert(strstr(r.out, "PASS"), "%s", r.out);
   cr_assert(strstr(r.out, "MISMATCH"), "%s", r.out);
   cr_assert(strstr(r.out, "2 checks: 1 passed, 1 mismatched"), "%s", r.out);
+  /* each verdict as it finished (stderr, merged here), not a terminal: no live line */
+  cr_assert(strstr(r.out, "[1/2] ") && strstr(r.out, "[2/2] "), "%s", r.out);
+  cr_assert_null(strstr(r.out, "checks done"), "%s", r.out);
+  run_free(&r);
+}
+
+Test(e2e, whole_program_as_it_stands_passes) {
+  /* main, launches, a cuBLAS include, a local header with __shared__, a template
+   * kernel with struct, enum and bool arguments; translated by tiletrans. */
+  run_t r = tiletrans("program.check.yaml --format json");
+  json_t *c = check0(&r);
+  cr_assert_str_eq(str(c, "status"), "PASS", "%s", r.out);
+  cr_assert_eq(r.code, 0);
+  run_free(&r);
+}
+
+Test(e2e, sequence_with_given_data_and_expected_file) {
+  run_t r = tiletrans("vecadd_seq.check.yaml vecadd_seq_wrong.check.yaml --format json");
+  json_t *checks = json_object_get(r.json, "checks");
+  cr_assert_str_eq(str(json_array_get(checks, 0), "status"), "PASS", "%s", r.out);
+  json_t *w = json_array_get(checks, 1);
+  cr_assert_str_eq(str(w, "status"), "MISMATCH", "%s", r.out);
+  cr_assert(strstr(str(w, "message"), "differs from expect: ") && strstr(str(w, "message"), "[5]: expected 3, reference 2"),
+            "%s", str(w, "message"));
+  cr_assert_null(strstr(r.out, "[1/2]"), "no progress lines with --format json: %s", r.out);
+  run_free(&r);
+}
+
+Test(e2e, spec_that_does_not_fit_the_kernel_is_refused_before_building) {
+  run_t r = tiletrans("bad_sig.check.yaml");
+  cr_assert_eq(r.code, 2, "%s", r.out);
+  cr_assert(strstr(r.out, "bad_sig.check.yaml:") && strstr(r.out, "f64* does not match float"), "%s", r.out);
   run_free(&r);
 }
 

@@ -75,6 +75,21 @@ Test(prep, comments_strings_and_namespace_scope)
     free(o);
 }
 
+/* A declaration on the line after a #define (a local header inlined by check) starts
+ * on its own line: the define's body is not part of it. */
+Test(prep, shared_after_a_define_line)
+{
+    const char *src =
+        "#define WARP 32\n"
+        "__shared__ float buf[64];\n"
+        "#define TWO \\\n  2\n"
+        "__shared__ int other[TWO];\n";
+    char *o = prep(src);
+    cr_expect(strstr(o, "#define WARP 32\nTT_SIM_SHARED_GLOBAL(buf, 0, ([64]), float);"), "%s", o);
+    cr_expect(strstr(o, "#define TWO \\\n  2\nTT_SIM_SHARED_GLOBAL(other, 0, ([TWO]), int);"), "%s", o);
+    free(o);
+}
+
 Test(prep, initializer_is_an_error)
 {
     char *out = NULL, err[256] = "";

@@ -1,0 +1,243 @@
+/* extract.c — one kernel out of a whole program (see xform.h): the closure of the
+ * kernel's items by names used, then the kept text with local headers inlined. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+#include "xform/items.h"
+#include "xform/sig.h"
+#include "xform/xform.h"
+
+/* ------------------------------------------------------------------ closure */
+
+/* For each name id, the items that define it (CSR: first[id]..first[id+1]). */
+typedef struct { size_t *first, *items; } def_index;
+
+static void index_defs(const xf_prog *p, def_index *ix) {
+  size_t n = p->names.n;
+  ix->first = tt_xcalloc(n + 2, sizeof *ix->first);
+  for (size_t i = 0; i < p->nitems; i++)
+    for (size_t k = 0; k < p->items[i].ndefs; k++) ix->first[p->pool[p->items[i].defs + k] + 2]++;
+  for (size_t id = 0; id < n; id++) ix->first[id + 2] += ix->first[id + 1];
+  ix->items = tt_xmalloc((ix->first[n + 1] + 1) * sizeof *ix->items);
+  for (size_t i = 0; i < p->nitems; i++)
+    for (size_t k = 0; k < p->items[i].ndefs; k++) ix->items[ix->first[p->pool[p->items[i].defs + k] + 1]++] = i;
+}
+
+/* Marks the roots and everything they need. Macros stay in the text whatever
+ * happens (they expand only where used), but their bodies' names count only once a
+ * kept item uses the macro: `visited` tracks that apart from `kept`. */
+static void close_over(xf_prog *p, const size_t *roots, size_t nroots) {
+  def_index ix;
+  index_defs(p, &ix);
+  /* Scopes of the program's own: its namespaces and the names its code items define
+   * (classes; a namespace alias does not count: it names a library's namespace). */
+  char *own = tt_xcalloc(p->names.n + 1, 1);
+  for (size_t i = 0; i < p->nns; i++) own[p->namespaces[i]] = 1;
+  for (size_t i = 0; i < p->nitems; i++)
+    if (p->items[i].kind == XF_CODE && strcmp(ts_node_type(p->items[i].node), "namespace_alias_definition"))
+      for (size_t k = 0; k < p->items[i].ndefs; k++) own[p->pool[p->items[i].defs + k]] = 1;
+  char *visited = tt_xcalloc(p->nitems + 1, 1);
+  size_t *stack = tt_xmalloc((p->nitems + 1) * sizeof *stack), top = 0;
+  for (size_t r = 0; r < nroots; r++)
+    if (!visited[roots[r]]) { visited[roots[r]] = 1; stack[top++] = roots[r]; }
+  while (top) {
+    xf_item *it = &p->items[stack[--top]];
+    if (it->kind == XF_CODE) it->kept = 1;
+    for (size_t k = 0; k < it->nuses; k++) {
+      int id = p->pool[it->uses + k];
+      if (id == XF_QUALIFIED) {
+        int scope = p->pool[it->uses + k + 1];
+        id = p->pool[it->uses + k + 2];
+        k += 2;
+        if (!own[scope]) continue;
+      }
+      for (size_t j = ix.first[id]; j < ix.first[id + 1]; j++) {
+        size_t d = ix.items[j];
+        if (!visited[d]) { visited[d] = 1; stack[top++] = d; }
+      }
+    }
+  }
+  free(stack);
+  free(visited);
+  free(own);
+  free(ix.first);
+  free(ix.items);
+}
+
+/* ------------------------------------------------------------------ emission */
+
+static void blank(tt_buf *b, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) tt_buf_putc(b, s[i] == '\n' ? '\n' : ' ');
+}
+
+static void emit_file(xf_prog *p, int fi, tt_buf *b, int *renumbered) {
+  xf_file *f = &p->files[fi];
+  f->emitted = 1;
+  const char *text = f->src->text;
+  uint32_t pos = 0;
+  for (size_t k = 0; k < f->nitems; k++) {
+    const xf_item *it = &p->items[f->items[k]];
+    if (it->start < pos) continue; /* inside an item already handled */
+    tt_buf_append(b, text + pos, it->start - pos);
+    const char *s = text + it->start;
+    size_t n = it->end - it->start;
+    int keep = it->kind == XF_MACRO || it->kind == XF_ALWAYS || it->kind == XF_INC_KEEP ||
+               (it->kind == XF_CODE && it->kept);
+    if (it->kind == XF_INC_LOCAL && it->target >= 0 && !p->files[it->target].emitted) {
+      tt_pos at = tt_source_pos(f->src, it->start);
+      tt_buf_printf(b, "#line 1 \"%s\"\n", p->files[it->target].abs);
+      emit_file(p, it->target, b, renumbered);
+      if (b->len && b->data[b->len - 1] != '\n') tt_buf_putc(b, '\n');
+      tt_buf_printf(b, "#line %u \"%s\"%s", at.line + 1, f->abs, n && s[n - 1] == '\n' ? "\n" : "");
+      *renumbered = 1;
+    } else if (keep) {
+      tt_buf_append(b, s, n);
+    } else {
+      blank(b, s, n);
+    }
+    pos = it->end;
+  }
+  tt_buf_append(b, text + pos, f->src->len - pos);
+}
+
+/* ------------------------------------------------------------------ entry */
+
+static void copy_notes(xf_prog *p, tt_xf_result *out) {
+  out->notes = p->notes;
+  out->nnotes = p->nnotes;
+  p->notes = NULL;
+  p->nnotes = 0;
+}
+
+/* Adds the items that define `base` (a kernel's name: its declaration and
+ * definition, overloads) and the items without definitions that mention it
+ * (explicit instantiations) to the roots. */
+static void add_roots(const xf_prog *p, const char *base, size_t **roots, size_t *nroots, size_t *cap) {
+  int base_id = tt_xf_intern_find(&p->names, base, strlen(base));
+  for (size_t i = 0; i < p->nitems; i++) {
+    const xf_item *it = &p->items[i];
+    if (it->kind != XF_CODE) continue;
+    const size_t from = it->ndefs ? it->defs : it->uses, cnt = it->ndefs ? it->ndefs : it->nuses;
+    for (size_t k = 0; k < cnt; k++)
+      if (p->pool[from + k] == base_id && base_id >= 0) { TT_PUSH(*roots, *nroots, *cap, i); break; }
+  }
+}
+
+/* Finds one kernel and reads its signature into sig. */
+static int read_kernel(xf_prog *p, const char *kernel, tt_xf_signature *sig, char **err) {
+  char *base = NULL, **targs = NULL;
+  size_t ntargs = 0;
+  if (tt_xf_split_template_id(kernel, &base, &targs, &ntargs) != 0) {
+    *err = tt_xasprintf("kernel '%s': unbalanced '<' '>' in its template arguments", kernel);
+    free(base);
+    for (size_t i = 0; i < ntargs; i++) free(targs[i]);
+    free(targs);
+    return -1;
+  }
+  size_t item = 0;
+  int rc = tt_xf_find_kernel(p, base, &item, err);
+  if (rc == 0) {
+    rc = tt_xf_signature_read(p, item, base, targs, ntargs, sig, err);
+  } else {
+    for (size_t i = 0; i < ntargs; i++) free(targs[i]);
+    free(targs);
+  }
+  free(base);
+  return rc;
+}
+
+int tt_xf_extract(const char *path, const char *text, size_t len, const char *const *kernels,
+                  size_t nkernels, const tt_xf_options *o, tt_xf_result *out, char **err) {
+  static const tt_xf_options none = {0};
+  memset(out, 0, sizeof *out);
+  *err = NULL;
+  xf_prog p = {.o = o ? o : &none};
+  int rc = -1;
+  if (tt_xf_items_load(&p, path, text, len) < 0) {
+    *err = p.err;
+    p.err = NULL;
+    goto done;
+  }
+  out->sigs = tt_xcalloc(nkernels + 1, sizeof *out->sigs);
+  size_t *roots = NULL, nroots = 0, rcap = 0;
+  for (size_t k = 0; k < nkernels; k++) {
+    out->nsigs = k + 1;
+    if (read_kernel(&p, kernels[k], &out->sigs[k], err) != 0) {
+      free(roots);
+      goto done;
+    }
+    add_roots(&p, out->sigs[k].base_name, &roots, &nroots, &rcap);
+  }
+  close_over(&p, roots, nroots);
+  free(roots);
+
+  tt_buf b = {0};
+  for (size_t i = 0; o && i < o->n_defines; i++) {
+    const char *d = o->defines[i], *eq = strchr(d, '=');
+    if (eq) tt_buf_printf(&b, "#define %.*s %s\n", (int)(eq - d), d, eq + 1);
+    else tt_buf_printf(&b, "#define %s 1\n", d);
+  }
+  if (b.len) {
+    tt_buf_printf(&b, "#line 1 \"%s\"\n", p.files[0].abs);
+    out->renumbered = 1;
+  }
+  emit_file(&p, 0, &b, &out->renumbered);
+  out->len = b.len;
+  out->text = tt_buf_steal(&b);
+  out->files = tt_xcalloc(p.nfiles + 1, sizeof *out->files);
+  for (size_t i = 0; i < p.nfiles; i++) out->files[i] = tt_xstrdup(p.files[i].abs);
+  out->nfiles = p.nfiles;
+  rc = 0;
+done:
+  copy_notes(&p, out);
+  tt_xf_items_free(&p);
+  if (rc != 0) tt_xf_result_free(out);
+  return rc;
+}
+
+void tt_xf_result_free(tt_xf_result *r) {
+  free(r->text);
+  for (size_t i = 0; i < r->nnotes; i++) free(r->notes[i]);
+  free(r->notes);
+  for (size_t i = 0; i < r->nfiles; i++) free(r->files[i]);
+  free(r->files);
+  for (size_t i = 0; i < r->nsigs; i++) tt_xf_signature_free(&r->sigs[i]);
+  free(r->sigs);
+  memset(r, 0, sizeof *r);
+}
+
+int tt_xf_split_template_id(const char *s, char **name, char ***args, size_t *nargs) {
+  *name = NULL;
+  *args = NULL;
+  *nargs = 0;
+  while (*s == ' ' || *s == '\t') s++;
+  const char *lt = strchr(s, '<');
+  size_t nlen = lt ? (size_t)(lt - s) : strlen(s);
+  while (nlen && (s[nlen - 1] == ' ' || s[nlen - 1] == '\t')) nlen--;
+  *name = tt_xstrndup(s, nlen);
+  if (!lt) return 0;
+  size_t cap = 0;
+  int depth = 0;
+  const char *start = lt + 1, *q = lt + 1;
+  for (; *q; q++) {
+    if (*q == '<' || *q == '(' || *q == '[') depth++;
+    else if ((*q == ')' || *q == ']') && depth > 0) depth--;
+    else if (*q == '>' && depth > 0) depth--;
+    else if ((*q == ',' || *q == '>') && depth == 0) {
+      const char *a = start, *e = q;
+      while (a < e && (*a == ' ' || *a == '\t')) a++;
+      while (e > a && (e[-1] == ' ' || e[-1] == '\t')) e--;
+      if (e > a || *q == ',') TT_PUSH(*args, *nargs, cap, tt_xstrndup(a, (size_t)(e - a)));
+      start = q + 1;
+      if (*q == '>') break;
+    }
+  }
+  int ok = *q == '>';
+  if (ok) {
+    for (q++; *q == ' ' || *q == '\t'; q++) {}
+    ok = *q == 0;
+  }
+  return ok ? 0 : -1;
+}

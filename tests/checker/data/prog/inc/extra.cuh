@@ -1,0 +1,2 @@
+#pragma once
+#define EXTRA 0.0f
