@@ -2,6 +2,7 @@
 #include "checker/build.h"
 #include "checker/hash.h"
 #include "checker/proc.h"
+#include "checker/realcc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -91,6 +92,8 @@ int tt_check_toolchain_init(tt_check_toolchain *tc, char **err) {
   tc->sim_include = strdup((env = getenv("TILETRANS_SIM_INCLUDE_DIR")) && *env ? env : TT_CHECK_SIM_INCLUDE_DIR);
   tc->sim_lib = strdup((env = getenv("TILETRANS_SIM_LIB")) && *env ? env : TT_CHECK_SIM_LIB);
   tc->timeout_s = 300;
+  tc->hipcc = tt_check_realcc_find(TT_CHECK_REALCC_HIPCC);
+  tc->nvcc = tt_check_realcc_find(TT_CHECK_REALCC_NVCC);
   if (!tc->cache_dir || !tc->cxx || !tc->sim_include || !tc->sim_lib) {
     *err = strdup("out of memory");
     return -1;
@@ -127,6 +130,8 @@ void tt_check_toolchain_free(tt_check_toolchain *tc) {
   free(tc->sim_include);
   free(tc->sim_lib);
   free(tc->sim_hash);
+  free(tc->hipcc);
+  free(tc->nvcc);
   memset(tc, 0, sizeof *tc);
 }
 

@@ -10,6 +10,7 @@
 #include "checker/hash.h"
 #include "checker/harness.h"
 #include "checker/proc.h"
+#include "checker/realcc.h"
 #include "checker/side.h"
 
 #include <errno.h>
@@ -209,6 +210,28 @@ static char *candidate_text(const tt_check_toolchain *tc, const tt_check_spec *s
   return text;
 }
 
+/* The sim's notes and warnings of both sides (defined behaviour worth knowing, an
+ * undefined read no output depends on) go into the message, a PASS's too. */
+static void add_notes(tt_check_result *r, const tt_check_side_ctx *ref, const tt_check_side_ctx *cand) {
+  const tt_check_side_ctx *s[2] = {ref, cand};
+  for (int i = 0; i < 2; i++) {
+    if (!s[i]->notes) continue;
+    char *m = tt_xasprintf("%s%s%s: %s", r->message ? r->message : "", r->message ? "\n" : "", s[i]->role,
+                           s[i]->notes);
+    if (m) verdict(r, r->status, m);
+  }
+}
+
+/* Every verdict says which detectors the spec waived, and why. */
+static void add_waivers(tt_check_result *r, const tt_check_spec *spec) {
+  for (size_t i = 0; i < spec->nwaivers; i++) {
+    const tt_check_waiver *w = &spec->waivers[i];
+    char *m = tt_xasprintf("%s%swaived: the %s detector for kernel %s: %s", r->message ? r->message : "",
+                           r->message ? "\n" : "", tt_check_detector_name(w->detector), w->kernel, w->reason);
+    if (m) verdict(r, r->status, m);
+  }
+}
+
 void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_check_spec *spec,
                   const tt_check_options *o, tt_check_result *r) {
   double t0 = tt_check_now();
@@ -315,8 +338,14 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
     }
   }
   compare_outputs(spec, &ref, &cand, r);
+  if (r->status == TT_CHECK_PASS) { /* a PASS also means both sides build for real (realcc.h) */
+    char *fail = tt_check_realcc_sides(tc, spec->source, cand_path, cand_src, cand_len);
+    if (fail) verdict(r, TT_CHECK_BUILD_FAIL, fail);
+  }
+  add_notes(r, &ref, &cand);
 
 done:
+  add_waivers(r, spec);
   tt_check_side_free(&ref);
   tt_check_side_free(&cand);
   free(inputs);

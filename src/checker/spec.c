@@ -470,11 +470,54 @@ static int parse_tolerance(ctx_t *c, slot_t *s) {
   return 0;
 }
 
+static const char *const k_detectors[] = {"race", "inactive-lane-read"};
+
+const char *tt_check_detector_name(tt_check_detector d) {
+  return (unsigned)d < 2 ? k_detectors[d] : "?";
+}
+
+/* waive: [{detector: race, kernel: k, reason: "..."}, ...] */
+static int parse_waive(ctx_t *c, slot_t *s) {
+  tt_check_spec *sp = c->spec;
+  if (!s->val || !fy_node_is_sequence(s->val))
+    return fail(c, node_pos(s->val, s->kpos), "waive", "expected a list of {detector, kernel, reason}, got %s",
+                node_kind(s->val));
+  int cnt = fy_node_sequence_item_count(s->val);
+  sp->waivers = calloc((size_t)cnt + 1, sizeof *sp->waivers);
+  if (!sp->waivers) return fail(c, s->kpos, "waive", "out of memory");
+  void *it = NULL;
+  struct fy_node *e;
+  while ((e = fy_node_sequence_iterate(s->val, &it))) {
+    tt_check_waiver *w = &sp->waivers[sp->nwaivers++];
+    slot_t sl[] = {{.key = "detector"}, {.key = "kernel"}, {.key = "reason"}};
+    if (take_mapping(c, e, s->kpos, "waive", sl, 3) != 0) return -1;
+    for (int i = 0; i < 3; i++)
+      if (!sl[i].present) return fail(c, node_pos(e, s->kpos), sl[i].key, "missing in a waive entry (required)");
+    size_t len;
+    const char *d = want_scalar(c, sl[0].val, sl[0].kpos, "waive.detector", &len);
+    if (!d) return -1;
+    int found = -1;
+    for (int i = 0; i < 2; i++)
+      if (strlen(k_detectors[i]) == len && !memcmp(k_detectors[i], d, len)) found = i;
+    if (found < 0)
+      return fail(c, node_pos(sl[0].val, sl[0].kpos), "waive.detector",
+                  "unknown detector '%.*s' (known: race, inactive-lane-read)", (int)len, d);
+    w->detector = (tt_check_detector)found;
+    if (!(w->kernel = want_string(c, sl[1].val, sl[1].kpos, "waive.kernel"))) return -1;
+    if (strcmp(w->kernel, sp->kernel) != 0)
+      return fail(c, node_pos(sl[1].val, sl[1].kpos), "waive.kernel", "'%s' is not the spec's kernel ('%s')",
+                  w->kernel, sp->kernel);
+    if (!(w->reason = want_string(c, sl[2].val, sl[2].kpos, "waive.reason"))) return -1;
+    if (!w->reason[0]) return fail(c, node_pos(sl[2].val, sl[2].kpos), "waive.reason", "must say why");
+  }
+  return 0;
+}
+
 static int parse_root(ctx_t *c, struct fy_node *root) {
   tt_check_spec *sp = c->spec;
   pos_t top = {1, 1};
   slot_t sl[] = {{.key = "name"}, {.key = "source"}, {.key = "kernel"}, {.key = "candidate"}, {.key = "language"}, {.key = "seed"},
-                 {.key = "sizes"}, {.key = "launch"}, {.key = "args"}, {.key = "tolerance"}};
+                 {.key = "sizes"}, {.key = "launch"}, {.key = "args"}, {.key = "tolerance"}, {.key = "waive"}};
   const size_t ns = sizeof sl / sizeof sl[0];
   if (take_mapping(c, root, top, "", sl, ns) != 0) return -1;
   slot_t *lang = slot(sl, ns, "language");
@@ -513,6 +556,8 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
   if (parse_args(c, slot(sl, ns, "args")) != 0) return -1;
   s = slot(sl, ns, "tolerance");
   if (s->present && parse_tolerance(c, s) != 0) return -1;
+  s = slot(sl, ns, "waive");
+  if (s->present && parse_waive(c, s) != 0) return -1;
   return 0;
 }
 
@@ -622,6 +667,11 @@ void tt_check_spec_free(tt_check_spec *s) {
     free(s->args[i].shape);
   }
   free(s->args);
+  for (size_t i = 0; i < s->nwaivers; i++) {
+    free(s->waivers[i].kernel);
+    free(s->waivers[i].reason);
+  }
+  free(s->waivers);
   memset(s, 0, sizeof *s);
 }
 

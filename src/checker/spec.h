@@ -36,6 +36,18 @@ typedef struct tt_check_arg {
   int line, column;    /* where the argument starts, for messages */
 } tt_check_arg;
 
+/* A `waive:` entry: one detector of the sim turned off for one kernel, with the
+ * reason, which every verdict of the spec prints. */
+typedef enum { TT_CHECK_WAIVE_RACE, TT_CHECK_WAIVE_INACTIVE_LANE_READ } tt_check_detector;
+typedef struct tt_check_waiver {
+  tt_check_detector detector;
+  char *kernel;
+  char *reason;
+} tt_check_waiver;
+
+/* The detector's name in specs and messages ("race", "inactive-lane-read"). */
+const char *tt_check_detector_name(tt_check_detector d);
+
 typedef struct tt_check_spec {
   char *path;          /* the spec file as given */
   char *dir;           /* its directory: relative paths resolve against it */
@@ -54,6 +66,8 @@ typedef struct tt_check_spec {
                               replaces that output type's default */
   double atol, rtol;
   uint64_t seed;
+  tt_check_waiver *waivers;
+  size_t nwaivers;
 } tt_check_spec;
 
 /* Parses the spec at path. Returns 0; or 2 for a spec error (invalid YAML or

@@ -285,8 +285,9 @@ public:
     TT_SIM_AI sref(E *p, const tt_sim_site *s) : p_(p), s_(s) {}
     TT_SIM_AI operator value_type() const { rd(); return *p_; }
     TT_SIM_AI value_type get() const { rd(); return *p_; }
-    TT_SIM_AI const sref &operator=(value_type v) const { wr(); *p_ = v; return *this; }
-    TT_SIM_AI const sref &operator=(const sref &o) const { value_type v = o.get(); wr(); *p_ = v; return *this; }
+    TT_SIM_AI void st(const value_type &v) const { tt_sim_shared_store((const void *)p_, sizeof(E), &v, s_); }
+    TT_SIM_AI const sref &operator=(value_type v) const { st(v); *p_ = v; return *this; }
+    TT_SIM_AI const sref &operator=(const sref &o) const { value_type v = o.get(); st(v); *p_ = v; return *this; }
     E *operator&() const { return p_; }
 #define TT_SIM_SREF_OP(op)                                                    \
     template <class V> TT_SIM_AI const sref &operator op##=(const V &v) const  \
