@@ -10,6 +10,8 @@
 #                plain .hipify.hip): PASS.
 #   (c) mask32   <name>.hipify.hip that passes a 32-bit mask to a *_sync function:
 #                BUILD-FAIL with "The mask must be a 64-bit integer".
+# Then, where hipcc is installed, every candidate that check passed must compile with
+# hipcc for gfx90a, gfx940 and gfx1030 (check itself compiles it for gfx90a).
 # Usage: prove.sh PATH/TO/tiletrans [GROUP...]    (GROUP: port port32 renames mask32; default all)
 # Env: JOBS (default 2), HANG_TIMEOUT (seconds per side for groups b/c, default 10: the
 # cbrt_newton hang must end in RUN-FAIL by timeout), KEEP_TMP=1 keeps the work folder.
@@ -184,6 +186,29 @@ for group, kernel, cand, expect, name in rows:
 for group, kernel, cand, status, msg in failures:
     first = "\n".join(msg.splitlines()[:4])
     print(f"\nFAIL {group} {kernel} ({cand}): {status}" + (f"\n    " + first.replace("\n", "\n    ") if first else ""))
+# Every candidate `check` passed compiles with hipcc for each HIP target (check itself
+# compiled it for gfx90a; a PASS must hold for CDNA2, CDNA3 and RDNA2 alike).
+import shutil, subprocess
+hipcc = os.environ.get("TILETRANS_HIPCC", "hipcc")
+if hipcc and shutil.which(hipcc):
+    seen = set()
+    for key, c in sorted(checks.items()):
+        src = (c.get("candidate") or {}).get("source")
+        ref = (c.get("reference") or {}).get("source")
+        if c["status"] != "PASS" or not src or src in seen:
+            continue
+        seen.add(src)
+        for arch in ("gfx90a", "gfx940", "gfx1030"):
+            cmd = [hipcc, f"--offload-arch={arch}", "-fsyntax-only", "-w", "-x", "hip",
+                   "-I", os.path.dirname(os.path.abspath(ref or src)), src]
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            if p.returncode == 0:
+                npass += 1
+            else:
+                nfail += 1
+                err = next((l for l in p.stderr.splitlines() if "error" in l), p.stderr[-200:])
+                print(f"FAIL hipcc {arch}: a PASS candidate does not build: {src}: {err}")
+    print(f"hipcc: {len(seen)} PASS candidates compiled for gfx90a, gfx940, gfx1030")
 print(f"\n(check time {elapsed}s)")
 print(f"{npass} passed, {nfail} failed")
 sys.exit(1 if nfail else 0)
