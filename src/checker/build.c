@@ -2,6 +2,7 @@
 #include "checker/build.h"
 #include "checker/hash.h"
 #include "checker/proc.h"
+#include "checker/realcc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -103,6 +104,8 @@ int tt_check_toolchain_init(tt_check_toolchain *tc, char **err) {
                              TT_CHECK_SIM_INCLUDE_DIR);
   tc->sim_lib = sim_path("TILETRANS_SIM_LIB", TT_INSTALL_LIBDIR "/tiletrans/libtt_sim_rt.a", TT_CHECK_SIM_LIB);
   tc->timeout_s = 300;
+  tc->hipcc = tt_check_realcc_find(TT_CHECK_REALCC_HIPCC);
+  tc->nvcc = tt_check_realcc_find(TT_CHECK_REALCC_NVCC);
   if (!tc->cache_dir || !tc->cxx || !tc->sim_include || !tc->sim_lib) {
     *err = strdup("out of memory");
     return -1;
@@ -139,6 +142,8 @@ void tt_check_toolchain_free(tt_check_toolchain *tc) {
   free(tc->sim_include);
   free(tc->sim_lib);
   free(tc->sim_hash);
+  free(tc->hipcc);
+  free(tc->nvcc);
   memset(tc, 0, sizeof *tc);
 }
 
@@ -229,6 +234,61 @@ char *tt_check_first_errors(const char *text, const char *kernel_path, int max_l
   return out;
 }
 
+/* Precompiled shim headers: a harness starts `#define TT_SIM_WARP N` then includes
+ * tt_sim_hip.h or tt_sim_cuda.h, whose parse is most of a compile. The header is
+ * precompiled once per (sim build, dialect, warp) into the cache, with the flags of
+ * the first attempt (C++20 with region forms); GCC uses a .gch found in an -I dir
+ * before the header's own dir when the flags and macros match, and ignores it else.
+ * Returns the dir holding it (malloc'd), or NULL (the compile then goes without). */
+static char *shim_pch(const tt_check_toolchain *tc, const char *harness_text, char *warp_def, size_t wsz) {
+  const char *hdr = strstr(harness_text, "#include \"tt_sim_hip.h\"") ? "tt_sim_hip.h"
+                    : strstr(harness_text, "#include \"tt_sim_cuda.h\"") ? "tt_sim_cuda.h" : NULL;
+  const char *w = strstr(harness_text, "#define TT_SIM_WARP ");
+  int warp = w ? atoi(w + 20) : 0;
+  if (!hdr || (warp != 32 && warp != 64)) return NULL;
+  snprintf(warp_def, wsz, "-DTT_SIM_WARP=%d", warp);
+  char *dir = tt_xasprintf("%s/pch/%.16s-%s-%d", tc->cache_dir, tc->sim_hash, hdr, warp);
+  char *gch = dir ? tt_xasprintf("%s/%s.gch", dir, hdr) : NULL;
+  if (!gch || tt_check_mkdirs(dir) != 0) goto fail;
+  if (access(gch, R_OK) == 0) { free(gch); return dir; }
+  char *tmp = tt_xasprintf("%s.%d.tmp", gch, (int)getpid());
+  char *src = tt_xasprintf("%s/%s", tc->sim_include, hdr), *inc = tt_xasprintf("-I%s", tc->sim_include);
+  char *olog = tt_xasprintf("%s.out", tmp ? tmp : ""), *elog = tt_xasprintf("%s.err", tmp ? tmp : "");
+  int ok = 0;
+  if (tmp && src && inc && olog && elog) {
+    char *argv[16];
+    int n = 0;
+    argv[n++] = tc->cxx;
+    for (const char *const *f = k_cxx_flags; *f; f++) argv[n++] = (char *)*f;
+    argv[n++] = (char *)k_cxx_std[0];
+    argv[n++] = warp_def;
+    argv[n++] = inc;
+    argv[n++] = "-x";
+    argv[n++] = "c++-header";
+    argv[n++] = src;
+    argv[n++] = "-o";
+    argv[n++] = tmp;
+    argv[n] = NULL;
+    tt_check_proc pr;
+    ok = tt_check_proc_run(argv, NULL, olog, elog, tc->timeout_s, &pr) == 0 && pr.exited && pr.exit_code == 0 &&
+         rename(tmp, gch) == 0;
+    tt_check_proc_free(&pr);
+    unlink(olog);
+    unlink(elog);
+    if (!ok) unlink(tmp);
+  }
+  free(tmp);
+  free(src);
+  free(inc);
+  free(olog);
+  free(elog);
+  if (ok) { free(gch); return dir; }
+fail:
+  free(gch);
+  free(dir);
+  return NULL;
+}
+
 int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_text,
                            const char *kernel_path, const char *keep_dir, const char *stem,
                            int nvcc, char **exe, int *cached, char **log) {
@@ -293,10 +353,13 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
   char *olog = tt_xasprintf("%s/cc.out", tmp), *elog = tt_xasprintf("%s/cc.err", tmp);
   char *inc1 = tt_xasprintf("-I%s", tc->sim_include), *inc2 = kernel_dir ? tt_xasprintf("-I%s", kernel_dir) : NULL;
   int rc = -1;
+  char warp_def[32] = "", *pch = NULL, *pch_inc = NULL;
   if (!src || !out || !olog || !elog || !inc1 || tt_check_write_file(src, harness_text, strlen(harness_text)) != 0) {
     *log = tt_xasprintf("cannot write the harness in %s", tmp);
     goto done;
   }
+  pch = nvcc ? NULL : shim_pch(tc, harness_text, warp_def, sizeof warp_def);
+  pch_inc = pch ? tt_xasprintf("-I%s", pch) : NULL;
   /* attempts: C++20, C++20 without region forms, C++17 */
   for (int attempt = 0;; attempt++) {
     const char *std = k_cxx_std[attempt < 2 ? 0 : 1];
@@ -307,6 +370,10 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
     for (const char *const *f = flags; *f; f++) argv[n++] = (char *)*f;
     if (!nvcc) argv[n++] = (char *)std;
     if (!nvcc && attempt == 1) argv[n++] = (char *)k_no_regions;
+    if (pch_inc && attempt == 0) { /* the precompiled shim: same flags as the first attempt */
+      argv[n++] = warp_def;
+      argv[n++] = pch_inc;
+    }
     if (!nvcc) argv[n++] = inc1;
     if (inc2) argv[n++] = inc2;
     argv[n++] = src;
@@ -366,6 +433,8 @@ done:
   free(elog);
   free(inc1);
   free(inc2);
+  free(pch);
+  free(pch_inc);
   free(target);
   free(kernel_dir);
   return rc;

@@ -18,6 +18,8 @@ typedef struct tt_check_toolchain {
   char *sim_lib;         /* the sim runtime static library */
   char *sim_hash;        /* hex SHA-256 of the include dir's files and the library */
   double timeout_s;      /* compile time limit */
+  char *hipcc;           /* real HIP compiler for the candidate, NULL: none (realcc.h) */
+  char *nvcc;            /* real CUDA compiler for the reference, NULL: none */
 } tt_check_toolchain;
 
 /* Resolves the cache dir and the sim's paths (compile-time defaults, overridable by

@@ -12,6 +12,7 @@
 #include "checker/hash.h"
 #include "checker/harness.h"
 #include "checker/proc.h"
+#include "checker/realcc.h"
 #include "checker/side.h"
 #include "checker/tile_check.h"
 
@@ -251,6 +252,28 @@ static char *expect_mismatch(const tt_check_spec *spec, const unsigned char *ref
   return NULL;
 }
 
+/* The sim's notes and warnings of both sides (defined behaviour worth knowing, an
+ * undefined read no output depends on) go into the message, a PASS's too. */
+static void add_notes(tt_check_result *r, const tt_check_side_ctx *ref, const tt_check_side_ctx *cand) {
+  const tt_check_side_ctx *s[2] = {ref, cand};
+  for (int i = 0; i < 2; i++) {
+    if (!s[i]->notes) continue;
+    char *m = tt_xasprintf("%s%s%s: %s", r->message ? r->message : "", r->message ? "\n" : "", s[i]->role,
+                           s[i]->notes);
+    if (m) verdict(r, r->status, m);
+  }
+}
+
+/* Every verdict says which detectors the spec waived, and why. */
+static void add_waivers(tt_check_result *r, const tt_check_spec *spec) {
+  for (size_t i = 0; i < spec->nwaivers; i++) {
+    const tt_check_waiver *w = &spec->waivers[i];
+    char *m = tt_xasprintf("%s%swaived: the %s detector for kernel %s: %s", r->message ? r->message : "",
+                           r->message ? "\n" : "", tt_check_detector_name(w->detector), w->kernel, w->reason);
+    if (m) verdict(r, r->status, m);
+  }
+}
+
 void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_check_spec *spec,
                   const tt_check_options *o, tt_check_result *r) {
   double t0 = tt_check_now();
@@ -371,8 +394,14 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
   }
   /* Sets PASS or MISMATCH from the first run of each side. */
   tt_check_compare_buffers(spec, ref.outputs[0], cand.outputs[0], r);
+  if (r->status == TT_CHECK_PASS) { /* a PASS also means both sides build for real (realcc.h) */
+    char *fail = tt_check_realcc_sides(tc, spec->source, cand_path, cand_src, cand_len);
+    if (fail) verdict(r, TT_CHECK_BUILD_FAIL, fail);
+  }
+  add_notes(r, &ref, &cand);
 
 done:
+  add_waivers(r, spec);
   free(ref_src);
   free(notes[0]);
   free(notes[1]);

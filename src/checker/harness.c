@@ -148,7 +148,9 @@ static const char k_sim_config[] =
   "  cfg.seed = std::strtoull(argv[12], 0, 10);\n"
   "  cfg.timeout_s = std::strtod(argv[13], 0);\n"
   "  cfg.threads = 1; /* deterministic: checks run in parallel instead (-j) */\n"
-  "  cfg.regions = 1; /* region kernels: the retry below falls back */\n";
+  "  cfg.regions = 1; /* region kernels: the retry below falls back */\n"
+  "  /* an undefined shuffle read: poison, twice; RUN-FAIL only if it reaches a buffer */\n"
+  "  cfg.inactive_read = TT_SIM_INACTIVE_COMPARE;\n";
 
 /* What the harness launches: a template-id in parentheses, so that its commas do
  * not split the launch macro's arguments. */
@@ -209,6 +211,10 @@ char *tt_check_harness_text(const tt_check_spec *spec, tt_check_side_sem sem, in
   sb_printf(&b, "#define main tt_check_kernel_source_main\n#include ");
   sb_cstr(&b, kernel_include);
   sb_printf(&b, "\n#undef main\n\n%s%s", k_prelude, k_sim_config);
+  /* the spec's waivers (printed with every verdict by check.c) */
+  for (size_t i = 0; i < spec->nwaivers; i++)
+    sb_printf(&b, "%s", spec->waivers[i].detector == TT_CHECK_WAIVE_RACE ? "  cfg.race_check = 0; /* waived */\n"
+                                                                        : "  cfg.inactive_read = TT_SIM_INACTIVE_POISON; /* waived */\n");
   for (size_t i = 0; i < spec->nargs; i++) {
     const tt_check_arg *a = &spec->args[i];
     if (!a->is_buffer) continue;
@@ -253,6 +259,8 @@ char *tt_check_harness_text(const tt_check_spec *spec, tt_check_side_sem sem, in
                 "      cfg.regions = 0;\n      si--;\n      continue;\n    }\n");
   sb_printf(&b, "    if (r.status == TT_SIM_ERR_NEEDS_FIBERS && cfg.coroutines) {\n"
                 "      cfg.coroutines = 0;\n      si--;\n      continue;\n    }\n");
+  /* notes and warnings of a launch that succeeded go to stderr, where side.c finds them */
+  sb_printf(&b, "    if (r.status == TT_SIM_OK && r.notes[0]) std::fputs(r.notes, stderr);\n");
   sb_printf(&b, "    r.schedule = sched[si];\n    if (r.status != TT_SIM_OK) break;\n");
   /* Outputs first, then the result file: its presence means the outputs are whole. */
   sb_printf(&b, "    char path[4096];\n"

@@ -171,6 +171,35 @@ static char *tail_lines(const char *text, int max_lines) {
   return strndup(text + start, len - start);
 }
 
+/* The distinct "tt_sim: note: " / "tt_sim: warning: " lines of the harness's stderr
+ * (one per schedule's launch), NULL when none. */
+static char *sim_notes(const char *err) {
+  char *out = NULL;
+  size_t n = 0;
+  for (const char *p = err ? err : ""; *p;) {
+    const char *nl = strchr(p, '\n');
+    size_t len = nl ? (size_t)(nl - p) : strlen(p);
+    if ((!strncmp(p, "tt_sim: note: ", 14) || !strncmp(p, "tt_sim: warning: ", 17))) {
+      char *line = strndup(p, len);
+      if (line && (!out || !strstr(out, line))) {
+        char *grown = realloc(out, n + len + 2);
+        if (grown) {
+          out = grown;
+          memcpy(out + n, line, len);
+          n += len;
+          out[n++] = '\n';
+          out[n] = 0;
+        }
+      }
+      free(line);
+    }
+    p += len;
+    if (*p == '\n') p++;
+  }
+  if (out && n) out[n - 1] = 0;
+  return out;
+}
+
 int tt_check_side_run(tt_check_side_ctx *c, const char *inputs_path, uint64_t seed, char **err) {
   *err = NULL;
   const tt_check_spec *s = c->spec;
@@ -239,6 +268,7 @@ int tt_check_side_run(tt_check_side_ctx *c, const char *inputs_path, uint64_t se
     size_t want = tt_check_side_output_bytes(s);
     int runs = c->kind == TT_CHECK_SIDE_NVCC ? 1 : nsched;
     rc = 0;
+    c->notes = sim_notes(pr.err);
     for (int i = 0; i < runs && i < 4 && rc == 0; i++) {
       char *p = tt_xasprintf("%s.%d", out, i);
       size_t got = 0;
@@ -265,6 +295,8 @@ done:
 void tt_check_side_free(tt_check_side_ctx *c) {
   free(c->exe);
   c->exe = NULL;
+  free(c->notes);
+  c->notes = NULL;
   for (int i = 0; i < 4; i++) {
     free(c->outputs[i]);
     c->outputs[i] = NULL;

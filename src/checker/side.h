@@ -38,6 +38,8 @@ typedef struct tt_check_side_ctx {
                                 (a real GPU runs once) */
   int nruns;
   double run_s;
+  char *notes;             /* the sim's "tt_sim: note/warning: ..." lines of a run that
+                              succeeded, each once (malloc'd; NULL: none) */
 } tt_check_side_ctx;
 
 void tt_check_side_init(tt_check_side_ctx *c, const tt_check_toolchain *tc, const tt_check_spec *spec,

@@ -556,13 +556,58 @@ static int parse_reference(tt_check_y_ctx *c, tt_check_y_slot *s) {
   return 0;
 }
 
+static const char *const k_detectors[] = {"race", "inactive-lane-read"};
+
+const char *tt_check_detector_name(tt_check_detector d) {
+  return (unsigned)d < 2 ? k_detectors[d] : "?";
+}
+
+/* waive: [{detector: race, kernel: k, reason: "..."}, ...] */
+static int parse_waive(tt_check_y_ctx *c, tt_check_y_slot *s) {
+  tt_check_spec *sp = c->spec;
+  if (!s->val || !fy_node_is_sequence(s->val))
+    return tt_check_y_fail(c, tt_check_y_node_pos(s->val, s->kpos), "waive", "expected a list of {detector, kernel, reason}, got %s",
+                tt_check_y_node_kind(s->val));
+  int cnt = fy_node_sequence_item_count(s->val);
+  sp->waivers = calloc((size_t)cnt + 1, sizeof *sp->waivers);
+  if (!sp->waivers) return tt_check_y_fail(c, s->kpos, "waive", "out of memory");
+  void *it = NULL;
+  struct fy_node *e;
+  while ((e = fy_node_sequence_iterate(s->val, &it))) {
+    tt_check_waiver *w = &sp->waivers[sp->nwaivers++];
+    tt_check_y_slot sl[] = {{.key = "detector"}, {.key = "kernel"}, {.key = "reason"}};
+    if (tt_check_y_take_mapping(c, e, s->kpos, "waive", sl, 3) != 0) return -1;
+    for (int i = 0; i < 3; i++)
+      if (!sl[i].present) return tt_check_y_fail(c, tt_check_y_node_pos(e, s->kpos), sl[i].key, "missing in a waive entry (required)");
+    size_t len;
+    const char *d = tt_check_y_want_scalar(c, sl[0].val, sl[0].kpos, "waive.detector", &len);
+    if (!d) return -1;
+    int found = -1;
+    for (int i = 0; i < 2; i++)
+      if (strlen(k_detectors[i]) == len && !memcmp(k_detectors[i], d, len)) found = i;
+    if (found < 0)
+      return tt_check_y_fail(c, tt_check_y_node_pos(sl[0].val, sl[0].kpos), "waive.detector",
+                  "unknown detector '%.*s' (known: race, inactive-lane-read)", (int)len, d);
+    w->detector = (tt_check_detector)found;
+    if (!(w->kernel = tt_check_y_want_string(c, sl[1].val, sl[1].kpos, "waive.kernel"))) return -1;
+    bool known = false;
+    for (size_t k = 0; k < sp->nlaunches; k++) known |= !strcmp(w->kernel, sp->launches[k].kernel);
+    if (!known)
+      return tt_check_y_fail(c, tt_check_y_node_pos(sl[1].val, sl[1].kpos), "waive.kernel", "'%s' is not a kernel the spec launches ('%s')",
+                  w->kernel, sp->kernel);
+    if (!(w->reason = tt_check_y_want_string(c, sl[2].val, sl[2].kpos, "waive.reason"))) return -1;
+    if (!w->reason[0]) return tt_check_y_fail(c, tt_check_y_node_pos(sl[2].val, sl[2].kpos), "waive.reason", "must say why");
+  }
+  return 0;
+}
+
 static int parse_root(tt_check_y_ctx *c, struct fy_node *root) {
   tt_check_spec *sp = c->spec;
   tt_check_y_pos top = {1, 1};
   tt_check_y_slot sl[] = {{.key = "name"}, {.key = "source"}, {.key = "kernel"}, {.key = "candidate"}, {.key = "language"}, {.key = "seed"},
                  {.key = "sizes"}, {.key = "launch"}, {.key = "args"}, {.key = "tolerance"},
                  {.key = "includes"}, {.key = "defines"}, {.key = "compile_commands"}, {.key = "launches"},
-                 {.key = "reference"}, {.key = "candidate_entry"}};
+                 {.key = "reference"}, {.key = "candidate_entry"}, {.key = "waive"}};
   const size_t ns = sizeof sl / sizeof sl[0];
   if (tt_check_y_take_mapping(c, root, top, "", sl, ns) != 0) return -1;
   tt_check_y_slot *lang = tt_check_y_find_slot(sl, ns, "language");
@@ -640,6 +685,8 @@ static int parse_root(tt_check_y_ctx *c, struct fy_node *root) {
   if (s->present && tt_check_y_want_file(c, s, "compile_commands", &sp->compile_commands) != 0) return -1;
   s = tt_check_y_find_slot(sl, ns, "tolerance");
   if (s->present && parse_tolerance(c, s) != 0) return -1;
+  s = slot(sl, ns, "waive");
+  if (s->present && parse_waive(c, s) != 0) return -1;
   return 0;
 }
 
@@ -769,6 +816,11 @@ void tt_check_spec_free(tt_check_spec *s) {
     free(s->launches[i].offsets);
   }
   free(s->launches);
+  for (size_t i = 0; i < s->nwaivers; i++) {
+    free(s->waivers[i].kernel);
+    free(s->waivers[i].reason);
+  }
+  free(s->waivers);
   memset(s, 0, sizeof *s);
 }
 

@@ -68,6 +68,17 @@ typedef struct tt_check_launch {
   size_t nargs;
   int line, column;
 } tt_check_launch;
+/* A `waive:` entry: one detector of the sim turned off for one kernel, with the
+ * reason, which every verdict of the spec prints. */
+typedef enum { TT_CHECK_WAIVE_RACE, TT_CHECK_WAIVE_INACTIVE_LANE_READ } tt_check_detector;
+typedef struct tt_check_waiver {
+  tt_check_detector detector;
+  char *kernel;
+  char *reason;
+} tt_check_waiver;
+
+/* The detector's name in specs and messages ("race", "inactive-lane-read"). */
+const char *tt_check_detector_name(tt_check_detector d);
 
 typedef struct tt_check_spec {
   char *path;          /* the spec file as given */
@@ -99,6 +110,8 @@ typedef struct tt_check_spec {
   tt_check_launch *launches;
   size_t nlaunches;    /* >= 1 after parsing */
   int kernel_line, kernel_column;
+  tt_check_waiver *waivers;
+  size_t nwaivers;
 } tt_check_spec;
 
 /* Tile languages run in the tile interpreter; a spec's shape:/constant: keys are theirs. */

@@ -43,8 +43,6 @@ fail_mask_deadlock(tt_sim_worker *w, tt_sim_thread *t, tt_sim_thread *o)
 static __attribute__((noinline, cold)) uint64_t
 inactive_read(tt_sim_worker *w, const tt_sim_warp *wp, uint32_t l)
 {
-    if (w->L->cfg->inactive_read == TT_SIM_INACTIVE_POISON)
-        return ~0ull;
     tt_sim_thread *t = &w->threads[wp->first + l];
     int32_t src = w->csrc[wp->first + l];
     uint64_t exited = exited_lanes(w, wp);
@@ -61,6 +59,14 @@ inactive_read(tt_sim_worker *w, const tt_sim_warp *wp, uint32_t l)
              "reads lane %d, which %s",
              t->wait_site->what, t->wait_site->file, t->wait_site->line,
              tt_sim_thread_str(t, b1, sizeof b1), t->lane, w->blk.warp, src, why);
+    if (w->L->cfg->inactive_read != TT_SIM_INACTIVE_ERROR) {
+        /* the first poisoned read names the shuffle if the poison reaches a buffer */
+        pthread_mutex_lock(&w->L->mu);
+        if (!w->L->poison_msg[0])
+            snprintf(w->L->poison_msg, sizeof w->L->poison_msg, "%.511s", msg);
+        pthread_mutex_unlock(&w->L->mu);
+        return w->L->poison;
+    }
     tt_sim_fail_thread(w, t, TT_SIM_ERR_INACTIVE_LANE_READ, t->wait_site, msg);
 }
 

@@ -191,7 +191,15 @@ typedef struct tt_sim_run {
     void *other_ip;
     int crash_ip_exact;            /* crash_ip is the faulting instruction, not a
                                       return address */
+    uint64_t poison;               /* what an inactive-lane read returns (cfg->inactive_read
+                                      POISON or COMPARE) */
+    char poison_msg[512];          /* the first such read, as ERROR would report it (mu) */
+    char notes[1024];              /* result.notes of this run (mu; tt_sim_note) */
 } tt_sim_run;
+
+/* Adds the line "tt_sim: <kind>: <text>" to L->notes unless it holds that line
+ * already or is full (thread-safe). */
+void tt_sim_note(tt_sim_run *L, const char *kind, const char *text);
 
 extern __thread tt_sim_worker *tt_sim_self_worker;
 

@@ -569,11 +569,19 @@ static void config_error(tt_sim_result *r, const char *fmt, const char *a, long 
     snprintf(r->message, sizeof r->message, "config: %s", msg);
 }
 
+/* The poison patterns of TT_SIM_INACTIVE_POISON / _COMPARE (NaN or -1 in every
+ * type; then a large finite value). */
+#define POISON_A (~0ull)
+#define POISON_B 0x5A5A5A5A5A5A5A5Aull
+
+/* One schedule's run.  *poison_msg (512 bytes, may be NULL) gets the first
+ * poisoned inactive-lane read, "" when none. */
 static tt_sim_result run_schedule(const tt_sim_kernel *k, int batched, const tt_sim_config *cfg,
-                                  tt_sim_schedule sched)
+                                  tt_sim_schedule sched, uint64_t poison, char *poison_msg)
 {
     tt_sim_run L;
     memset(&L, 0, sizeof L);
+    L.poison = poison;
     L.k = k;
     L.co_resume = batched && cfg->coroutines ? k->co_resume : NULL;
     L.run = batched && !L.co_resume ? k->run : NULL;
@@ -626,10 +634,13 @@ static tt_sim_result run_schedule(const tt_sim_kernel *k, int batched, const tt_
     }
     free(L.workers);
     pthread_mutex_destroy(&L.mu);
+    if (poison_msg)
+        snprintf(poison_msg, 512, "%s", L.poison_msg);
     if (!L.failed) {
         memset(&L.result, 0, sizeof L.result);
         L.result.status = TT_SIM_OK;
         L.result.schedule = sched;
+        snprintf(L.result.notes, sizeof L.result.notes, "%s", L.notes);
     } else {
         size_t len = strlen(L.result.message);
         snprintf(L.result.message + len, sizeof L.result.message - len,
@@ -640,32 +651,20 @@ static tt_sim_result run_schedule(const tt_sim_kernel *k, int batched, const tt_
     return L.result;
 }
 
-static tt_sim_result launch(const tt_sim_kernel *k, int batched, const tt_sim_config *cfg)
+/* The cfg's ns schedules, buffers restored between them and compared after each;
+ * the first schedule's results stay in the buffers.  *poison_msg as run_schedule's
+ * (the first schedule's that poisoned). */
+static tt_sim_result run_schedules(const tt_sim_kernel *k, int batched, const tt_sim_config *cfg,
+                                   int ns, uint64_t poison, char *poison_msg)
 {
+    const tt_sim_config c = *cfg;
     tt_sim_result r;
-    memset(&r, 0, sizeof r);
-    if (cfg->warp != 32 && cfg->warp != 64) {
-        config_error(&r, "%swarp must be 32 or 64, not %ld", "", cfg->warp);
-        return r;
-    }
-    if (k->warp != cfg->warp) {
-        config_error(&r, "kernel %s was compiled with TT_SIM_WARP %ld but launched with a "
-                     "different warp width", k->name ? k->name : "?", k->warp);
-        return r;
-    }
-    uint64_t nt = (uint64_t)cfg->block.x * cfg->block.y * cfg->block.z;
-    if (nt == 0 || nt > TT_SIM_MAX_THREADS || !cfg->grid.x || !cfg->grid.y || !cfg->grid.z) {
-        config_error(&r, "%sblock must have 1..1024 threads and grid >= 1 (block has %ld)", "",
-                     (long)nt);
-        return r;
-    }
-    int ns = cfg->nschedules < 1 ? 1 : cfg->nschedules > TT_SIM_MAX_SCHEDULES ? TT_SIM_MAX_SCHEDULES
-                                                                             : cfg->nschedules;
-    tt_sim_config c = *cfg;
-    if (c.stack_size < 16 * 1024)
-        c.stack_size = 16 * 1024;
+    char pm[512] = "";
+    if (poison_msg)
+        poison_msg[0] = 0;
     if (ns == 1)
-        return run_schedule(k, batched, &c, c.nschedules < 1 ? TT_SIM_SCHED_FORWARD : c.schedules[0]);
+        return run_schedule(k, batched, &c, c.nschedules < 1 ? TT_SIM_SCHED_FORWARD : c.schedules[0],
+                            poison, poison_msg);
 
     void *before = tt_sim_mem_snapshot();
     void *first = NULL;
@@ -673,7 +672,9 @@ static tt_sim_result launch(const tt_sim_kernel *k, int batched, const tt_sim_co
     for (int i = 0; i < ns; i++) {
         if (i > 0)
             tt_sim_mem_restore(before);
-        r = run_schedule(k, batched, &c, c.schedules[i]);
+        r = run_schedule(k, batched, &c, c.schedules[i], poison, pm);
+        if (poison_msg && !poison_msg[0])
+            memcpy(poison_msg, pm, sizeof pm);
         r.region_blocks = rg_blocks += r.region_blocks;
         if (r.status != TT_SIM_OK)
             break;
@@ -702,6 +703,84 @@ static tt_sim_result launch(const tt_sim_kernel *k, int batched, const tt_sim_co
     tt_sim_mem_snapshot_free(first);
     tt_sim_mem_snapshot_free(before);
     return r;
+}
+
+
+/* TT_SIM_INACTIVE_COMPARE: a run with POISON_A; when it poisoned a read, a second
+ * run from the same buffers with POISON_B.  Buffers that differ mean the undefined
+ * read reaches the results: the launch fails naming the read.  Else it succeeds
+ * with a warning.  The first run's results stay in the buffers. */
+static tt_sim_result run_poisoned_twice(const tt_sim_kernel *k, int batched, const tt_sim_config *c,
+                                        int ns)
+{
+    char pm[512];
+    void *before = tt_sim_mem_snapshot();
+    tt_sim_result r = run_schedules(k, batched, c, ns, POISON_A, pm);
+    if (r.status != TT_SIM_OK || !pm[0]) {
+        tt_sim_mem_snapshot_free(before);
+        return r;
+    }
+    void *first = tt_sim_mem_snapshot();
+    tt_sim_mem_restore(before);
+    char pm2[512];
+    tt_sim_result r2 = run_schedules(k, batched, c, ns, POISON_B, pm2);
+    if (r2.status == TT_SIM_OK) {
+        void *second = tt_sim_mem_snapshot();
+        char diff[512];
+        int d = tt_sim_mem_compare(first, second, 0.0, diff, sizeof diff);
+        tt_sim_mem_snapshot_free(second);
+        if (d) {
+            r.status = TT_SIM_ERR_INACTIVE_LANE_READ;
+            snprintf(r.message, sizeof r.message,
+                     "%s\n  the value read is undefined and reaches the outputs: with two poison "
+                     "values the outputs differ: %s\n  (kernel %s, warp %d)",
+                     pm, diff, k->name ? k->name : "?", c->warp);
+        } else {
+            char text[700];
+            snprintf(text, sizeof text, "%s (undefined, but no output depends on it: two poison "
+                     "values gave the same outputs)", pm);
+            char note[800];
+            snprintf(note, sizeof note, "tt_sim: warning: %s\n", text);
+            size_t have = strlen(r.notes);
+            if (have + strlen(note) < sizeof r.notes)
+                memcpy(r.notes + have, note, strlen(note) + 1);
+        }
+    } else {
+        r = r2; /* the second poison made it fail otherwise (an index, a loop bound) */
+    }
+    tt_sim_mem_restore(first);
+    tt_sim_mem_snapshot_free(first);
+    tt_sim_mem_snapshot_free(before);
+    return r;
+}
+
+static tt_sim_result launch(const tt_sim_kernel *k, int batched, const tt_sim_config *cfg)
+{
+    tt_sim_result r;
+    memset(&r, 0, sizeof r);
+    if (cfg->warp != 32 && cfg->warp != 64) {
+        config_error(&r, "%swarp must be 32 or 64, not %ld", "", cfg->warp);
+        return r;
+    }
+    if (k->warp != cfg->warp) {
+        config_error(&r, "kernel %s was compiled with TT_SIM_WARP %ld but launched with a "
+                     "different warp width", k->name ? k->name : "?", k->warp);
+        return r;
+    }
+    uint64_t nt = (uint64_t)cfg->block.x * cfg->block.y * cfg->block.z;
+    if (nt == 0 || nt > TT_SIM_MAX_THREADS || !cfg->grid.x || !cfg->grid.y || !cfg->grid.z) {
+        config_error(&r, "%sblock must have 1..1024 threads and grid >= 1 (block has %ld)", "",
+                     (long)nt);
+        return r;
+    }
+    int ns = cfg->nschedules < 1 ? 1 : cfg->nschedules > TT_SIM_MAX_SCHEDULES ? TT_SIM_MAX_SCHEDULES
+                                                                             : cfg->nschedules;
+    tt_sim_config c = *cfg;
+    if (c.stack_size < 16 * 1024)
+        c.stack_size = 16 * 1024;
+    if (c.inactive_read == TT_SIM_INACTIVE_COMPARE)
+        return run_poisoned_twice(k, batched, &c, ns);
+    return run_schedules(k, batched, &c, ns, POISON_A, NULL);
 }
 
 tt_sim_result tt_sim_launch(const tt_sim_kernel *k, const tt_sim_config *cfg)

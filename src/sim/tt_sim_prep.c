@@ -23,6 +23,7 @@
 #define _GNU_SOURCE 1
 #include "tt_sim.h"
 #include "tt_sim_prep_co.h"
+#include "tt_sim_prep_own.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -446,8 +447,14 @@ static int prepare_shared(const char *text, size_t len, sbuf *b, char *err, size
 
 int tt_sim_prepare_source(const char *text, size_t len, char **out, char *err, size_t errlen)
 {
-    sbuf shared = {0}, chained = {0};
-    if (prepare_shared(text, len, &shared, err, errlen) != 0) {
+    sbuf own = {0}, shared = {0}, chained = {0};
+    if (tt_sim_prep_own(text, len, &own) != 0) {
+        free(own.p);
+        return fail(err, errlen, 0, "out of memory");
+    }
+    int rc = prepare_shared(own.p ? own.p : "", own.n, &shared, err, errlen);
+    free(own.p);
+    if (rc != 0) {
         free(shared.p);
         return -1;
     }

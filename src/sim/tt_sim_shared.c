@@ -128,9 +128,32 @@ static void report(tt_sim_worker *w, const tt_sim_thread *me, size_t off, int my
                 w->blk.block_idx.y, w->blk.block_idx.z);
 }
 
-void tt_sim_shared_access(const void *addr, size_t size, int is_write, const tt_sim_site *site)
+/* A store of val (size bytes at addr) that meets the earlier store of thread
+ * `other` with no barrier between: no race when both are lanes of one warp and
+ * the bytes are the ones already there (that lane wrote them).  Notes it. */
+static int same_value_store(tt_sim_worker *w, const tt_sim_thread *me, uint32_t other,
+                            const void *addr, size_t size, const void *val, size_t off,
+                            const tt_sim_site *site)
 {
-    void *ip = __builtin_return_address(0);
+    if (!val || other / w->blk.warp != me->warp_id || memcmp(addr, val, size) != 0)
+        return 0;
+    char what[128], text[400];
+    tt_sim_shared_name(w, off, what, sizeof what);
+    char *byte = strstr(what, " (byte"); /* one note per array and site */
+    if (byte)
+        *byte = 0;
+    snprintf(text, sizeof text,
+             "lanes of a warp store the same value to %s (declared at %s:%d) with no "
+             "barrier between them: not a race (each store writes what the others wrote)",
+             what, site->file, site->line);
+    (void)me;
+    tt_sim_note(w->L, "note", text);
+    return 1;
+}
+
+static inline __attribute__((always_inline)) void shadow_access(const void *addr, size_t size, int is_write, const void *val,
+                   const tt_sim_site *site, void *ip)
+{
     tt_sim_thread *t = tt_sim_cur;
     if (!t)
         return;
@@ -152,7 +175,8 @@ void tt_sim_shared_access(const void *addr, size_t size, int is_write, const tt_
             e->epoch = w->epoch;
         }
         if (e->writer && e->writer != me &&
-            !synced(w, (uint32_t)(e->writer - 1) / w->blk.warp, e->wwepoch, t))
+            !synced(w, (uint32_t)(e->writer - 1) / w->blk.warp, e->wwepoch, t) &&
+            !(is_write && same_value_store(w, t, e->writer - 1u, addr, size, val, i * 4, site)))
             report(w, t, i * 4, is_write, site, e->writer - 1u, 1, ip, e->wip);
         if (is_write) {
             if (e->reader && e->reader != me &&
@@ -174,4 +198,25 @@ void tt_sim_shared_access(const void *addr, size_t size, int is_write, const tt_
                 e->rwarp = 0xFFFF;
         }
     }
+}
+
+void tt_sim_shared_access(const void *addr, size_t size, int is_write, const tt_sim_site *site)
+{
+    shadow_access(addr, size, is_write, NULL, site, __builtin_return_address(0));
+}
+
+void tt_sim_shared_store(const void *addr, size_t size, const void *val, const tt_sim_site *site)
+{
+    shadow_access(addr, size, 1, val, site, __builtin_return_address(0));
+}
+
+void tt_sim_note(tt_sim_run *L, const char *kind, const char *text)
+{
+    char line[600];
+    int n = snprintf(line, sizeof line, "tt_sim: %s: %s\n", kind, text);
+    pthread_mutex_lock(&L->mu);
+    size_t have = strlen(L->notes);
+    if (n > 0 && !strstr(L->notes, line) && have + (size_t)n < sizeof L->notes)
+        memcpy(L->notes + have, line, (size_t)n + 1);
+    pthread_mutex_unlock(&L->mu);
 }

@@ -422,3 +422,67 @@ Test(run, half_and_math)
     cr_expect_float_eq(o[3], 4.0f + 1.0f + 0.5f + 0.25f, 1e-6);
     tt_sim_free(o);
 }
+
+Test(detect, same_value_stores_by_one_warp_are_a_note)
+{
+    float *out = (float *)tt_sim_alloc(64 * sizeof(float));
+    tt_sim_config cfg = sim_cfg(1, 64, 32);
+    sim_all_schedules(&cfg);
+    tt_sim_result r = TT_SIM_LAUNCH(same_value_store, cfg, out);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    cr_expect_eq(out[63], 7.0f);
+    char pat[512];
+    snprintf(pat, sizeof pat, "to __shared__ s (declared at %s:%d)", DETECT_SRC, tag_line(DETECT_SRC, "LINE_SAME_VALUE_DECL"));
+    cr_expect(strstr(r.notes, "tt_sim: note: ") && strstr(r.notes, pat), "notes: %s", r.notes);
+    r = TT_SIM_LAUNCH(different_value_store, cfg, out);
+    cr_assert_eq(r.status, TT_SIM_ERR_RACE, "%s", r.message);
+    expect_line(r, "LINE_DIFF_VALUE");
+    r = TT_SIM_LAUNCH(cross_warp_same_value, cfg, out);
+    cr_assert_eq(r.status, TT_SIM_ERR_RACE, "%s", r.message);
+    expect_line(r, "LINE_CROSS_WARP");
+    r = TT_SIM_LAUNCH(race_free, cfg, out);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    cr_expect_str_eq(r.notes, "", "a launch without such stores has no notes: %s", r.notes);
+    tt_sim_free(out);
+}
+
+Test(detect, poisoned_shuffle_that_reaches_an_output_fails)
+{
+    float *in = (float *)tt_sim_alloc(48 * sizeof(float));
+    float *out = (float *)tt_sim_alloc(48 * sizeof(float));
+    tt_sim_buffer_describe(out, "out", TT_SIM_ELEM_F32);
+    for (int i = 0; i < 48; i++)
+        in[i] = (float)i;
+    tt_sim_config cfg = sim_cfg(1, 48, 32);
+    tt_sim_result r = TT_SIM_LAUNCH(poison_reaches_output, cfg, in, out);
+    cr_assert_eq(r.status, TT_SIM_ERR_INACTIVE_LANE_READ, "the default stays an error: %s", r.message);
+    cfg.inactive_read = TT_SIM_INACTIVE_COMPARE;
+    r = TT_SIM_LAUNCH(poison_reaches_output, cfg, in, out);
+    cr_assert_eq(r.status, TT_SIM_ERR_INACTIVE_LANE_READ, "%s", r.message);
+    char pat[512];
+    snprintf(pat, sizeof pat, "__shfl_down_sync at %s:%d", DETECT_SRC, tag_line(DETECT_SRC, "LINE_POISON_USED"));
+    cr_expect(strstr(r.message, pat) != NULL, "names the shuffle: %s", r.message);
+    cr_expect(strstr(r.message, "reaches the outputs") && strstr(r.message, "out"), "%s", r.message);
+    tt_sim_free(in);
+    tt_sim_free(out);
+}
+
+Test(detect, poisoned_shuffle_that_reaches_no_output_is_a_warning)
+{
+    float *in = (float *)tt_sim_alloc(48 * sizeof(float));
+    float *out = (float *)tt_sim_alloc(48 * sizeof(float));
+    for (int i = 0; i < 48; i++)
+        in[i] = (float)i;
+    tt_sim_config cfg = sim_cfg(1, 48, 32);
+    cfg.inactive_read = TT_SIM_INACTIVE_COMPARE;
+    sim_all_schedules(&cfg);
+    tt_sim_result r = TT_SIM_LAUNCH(poison_unused, cfg, in, out);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    cr_expect_eq(out[0], 16.0f);
+    cr_expect_eq(out[40], 40.0f);
+    char pat[512];
+    snprintf(pat, sizeof pat, "__shfl_down_sync at %s:%d", DETECT_SRC, tag_line(DETECT_SRC, "LINE_POISON_UNUSED"));
+    cr_expect(strstr(r.notes, "tt_sim: warning: ") && strstr(r.notes, pat), "notes: %s", r.notes);
+    tt_sim_free(in);
+    tt_sim_free(out);
+}

@@ -933,3 +933,25 @@ Test(prep, co_prepared_text_is_left_alone)
     expect_fiber("__global__ void k(float *p) { TT_SIM_CO_SYNCTHREADS(); __syncthreads(); }\n");
     free(o);
 }
+
+/* A source's own overloads of the shims' macro warp functions (the bf16
+ * shuffles of tiletrans's HIP compat header) are renamed; calls are not. */
+Test(prep, own_overloads_of_macro_warp_functions)
+{
+    const char *src = "struct bf { unsigned short x; };\n"
+                      "__device__ inline bf __shfl_xor(bf v, int m, int w = warpSize) {\n"
+                      "  bf r; r.x = (unsigned short)__shfl_xor((int)v.x, m, w); return r;\n"
+                      "}\n"
+                      "inline unsigned long long\n__ballot(bf v);\n"
+                      "__device__ float f(float v) { return v * __shfl_xor(v, 1) + __shfl(v, 0); }\n"
+                      "__device__ int g(int p) { return __any(p) ? 1 : __all(p); }\n";
+    char *o = prep(src);
+    cr_expect(strstr(o, "bf tt_sim_own___shfl_xor(bf v") != NULL, "%s", o);
+    cr_expect(strstr(o, "(unsigned short)__shfl_xor((int)v.x") != NULL, "%s", o);
+    cr_expect(strstr(o, "unsigned long long\ntt_sim_own___ballot(bf v);") != NULL, "%s", o);
+    cr_expect(strstr(o, "return v * __shfl_xor(v, 1) + __shfl(v, 0);") != NULL, "%s", o);
+    cr_expect(strstr(o, "return __any(p) ? 1 : __all(p);") != NULL, "%s", o);
+    cr_expect_eq(lines(o), lines(src));
+    expect_fixed_point(o);
+    free(o);
+}

@@ -77,7 +77,12 @@ typedef enum tt_sim_schedule {
 /* What a shuffle returns when it reads an inactive lane. */
 typedef enum tt_sim_inactive_policy {
     TT_SIM_INACTIVE_ERROR = 0, /* report TT_SIM_ERR_INACTIVE_LANE_READ (default) */
-    TT_SIM_INACTIVE_POISON = 1 /* return a poison pattern (0xFF.. bytes: NaN / -1) and go on */
+    TT_SIM_INACTIVE_POISON = 1, /* return a poison pattern (0xFF.. bytes: NaN / -1) and go on */
+    TT_SIM_INACTIVE_COMPARE = 2 /* poison, and when a read was poisoned run the launch again
+                                   (buffers restored) with another pattern (0x5A.. bytes):
+                                   if any buffer differs the read matters and the launch is
+                                   TT_SIM_ERR_INACTIVE_LANE_READ naming the shuffle; else it
+                                   succeeds with a warning in notes (what tiletrans check uses) */
 } tt_sim_inactive_policy;
 
 #define TT_SIM_MAX_SCHEDULES 4
@@ -132,6 +137,10 @@ typedef struct tt_sim_result {
     char message[4096];        /* one or more lines: "file:line: what happened" */
     uint64_t region_blocks;    /* blocks that the kernel's region form ran (cfg.regions),
                                   over all schedules run */
+    char notes[1024];          /* for a launch that succeeded: lines "tt_sim: note: ..." (defined
+                                  behaviour worth knowing: lanes of a warp storing the same value
+                                  to a __shared__ word) and "tt_sim: warning: ..." (an undefined
+                                  read that no buffer depends on); "" when none */
 } tt_sim_result;
 
 /* Short stable name of a status: "ok", "oob", "race", "barrier-divergence",

@@ -1,5 +1,6 @@
 // tt_sim_cg.hpp — cooperative groups (this_thread_block, tiled_partition<N>,
-// coalesced_threads, reduce, scans) on the CPU executor.  Tile shuffles use
+// coalesced_threads, reduce, scans) on the CPU executor.  Under the HIP shim only
+// what HIP 5.2's amd_hip_cooperative_groups.h declares (tests/sim/hip_names.py).  Tile shuffles use
 // the dialect's lane rules (tt_sim::tile_src_lane: PTX for CUDA, AMD for HIP)
 // with width N, as each vendor's header does.  Call sites come from
 // __builtin_FILE/__builtin_LINE default arguments.
@@ -15,11 +16,13 @@ struct thread_block {
     void sync(TT_SIM_CG_SITE_ARGS) const { tt_sim_syncthreads(TT_SIM_CG_SITE("thread_block::sync"), TT_SIM_BAR_PLAIN, 0); }
     unsigned thread_rank() const { return tt_sim_cur->linear; }
     unsigned size() const { return tt_sim_blk->nthreads; }
-    unsigned num_threads() const { return size(); }
     dim3 group_index() const { return dim3(tt_sim_blk->block_idx); }
     dim3 thread_index() const { return dim3(tt_sim_cur->tid); }
+#ifndef TT_SIM_DIALECT_HIP // CUDA 12 names HIP 5.2 lacks
+    unsigned num_threads() const { return size(); }
     dim3 group_dim() const { return dim3(tt_sim_blk->block_dim); }
     dim3 dim_threads() const { return group_dim(); }
+#endif
 };
 inline thread_block this_thread_block() { return thread_block(); }
 
@@ -40,14 +43,16 @@ struct grid_group {
         const tt_sim_block *b = tt_sim_blk;
         return (unsigned long long)b->grid_dim.x * b->grid_dim.y * b->grid_dim.z * b->nthreads;
     }
+#ifndef TT_SIM_DIALECT_HIP
     unsigned long long num_threads() const { return size(); }
+#endif
 };
 inline grid_group this_grid() { return grid_group(); }
 
 template <unsigned N> struct thread_block_tile {
     static_assert(N >= 1 && N <= TT_SIM_WARP && (N & (N - 1)) == 0,
                   "tt_sim: tiled_partition<N> needs a power of two no larger than the warp");
-    static uint64_t mask()
+    static uint64_t tt_sim_mask()
     {
         unsigned base = tt_sim_cur->lane & ~(N - 1);
         uint64_t bits = N == 64 ? ~0ull : ((1ull << N) - 1ull);
@@ -55,42 +60,46 @@ template <unsigned N> struct thread_block_tile {
     }
     unsigned thread_rank() const { return tt_sim_cur->lane & (N - 1); }
     static constexpr unsigned size() { return N; }
+#ifndef TT_SIM_DIALECT_HIP
     static constexpr unsigned num_threads() { return N; }
     unsigned meta_group_rank() const { return tt_sim_cur->linear / N; }
     unsigned meta_group_size() const { return (tt_sim_blk->nthreads + N - 1) / N; }
+#endif
     void sync(TT_SIM_CG_SITE_ARGS) const
     {
-        tt_sim_collective(TT_SIM_CG_SITE("thread_block_tile::sync"), TT_SIM_COLL_SYNCWARP, 1, mask(), 0, 0, 0, nullptr);
+        tt_sim_collective(TT_SIM_CG_SITE("thread_block_tile::sync"), TT_SIM_COLL_SYNCWARP, 1, tt_sim_mask(), 0, 0, 0, nullptr);
     }
-    template <class T> T shfl_(tt_sim::shfl_mode m, const char *what, T v, int b, const char *f, int l) const
+    template <class T> T tt_sim_shfl_(tt_sim::shfl_mode m, const char *what, T v, int b, const char *f, int l) const
     {
         int src = tt_sim::tile_src_lane(m, (int)tt_sim_cur->lane, b, (int)N);
-        return tt_sim::shfl_value<T>(tt_sim_site_intern(f, l, what), 1, mask(), v, src);
+        return tt_sim::shfl_value<T>(tt_sim_site_intern(f, l, what), 1, tt_sim_mask(), v, src);
     }
-    template <class T> T shfl(T v, int src, TT_SIM_CG_SITE_ARGS) const { return shfl_(tt_sim::SHFL_IDX, "thread_block_tile::shfl", v, src, tt_file_, tt_line_); }
-    template <class T> T shfl_down(T v, unsigned d, TT_SIM_CG_SITE_ARGS) const { return shfl_(tt_sim::SHFL_DOWN, "thread_block_tile::shfl_down", v, (int)d, tt_file_, tt_line_); }
-    template <class T> T shfl_up(T v, unsigned d, TT_SIM_CG_SITE_ARGS) const { return shfl_(tt_sim::SHFL_UP, "thread_block_tile::shfl_up", v, (int)d, tt_file_, tt_line_); }
-    template <class T> T shfl_xor(T v, unsigned m, TT_SIM_CG_SITE_ARGS) const { return shfl_(tt_sim::SHFL_BFLY, "thread_block_tile::shfl_xor", v, (int)m, tt_file_, tt_line_); }
+    template <class T> T shfl(T v, int src, TT_SIM_CG_SITE_ARGS) const { return tt_sim_shfl_(tt_sim::SHFL_IDX, "thread_block_tile::shfl", v, src, tt_file_, tt_line_); }
+    template <class T> T shfl_down(T v, unsigned d, TT_SIM_CG_SITE_ARGS) const { return tt_sim_shfl_(tt_sim::SHFL_DOWN, "thread_block_tile::shfl_down", v, (int)d, tt_file_, tt_line_); }
+    template <class T> T shfl_up(T v, unsigned d, TT_SIM_CG_SITE_ARGS) const { return tt_sim_shfl_(tt_sim::SHFL_UP, "thread_block_tile::shfl_up", v, (int)d, tt_file_, tt_line_); }
+    template <class T> T shfl_xor(T v, unsigned m, TT_SIM_CG_SITE_ARGS) const { return tt_sim_shfl_(tt_sim::SHFL_BFLY, "thread_block_tile::shfl_xor", v, (int)m, tt_file_, tt_line_); }
+#ifndef TT_SIM_DIALECT_HIP // HIP 5.2's tiles have no votes or matches
     unsigned long long ballot(int p, TT_SIM_CG_SITE_ARGS) const
     {
-        uint64_t b = tt_sim::ballot(TT_SIM_CG_SITE("thread_block_tile::ballot"), 1, mask(), p != 0, nullptr);
-        return (b & mask()) >> (tt_sim_cur->lane & ~(N - 1));
+        uint64_t b = tt_sim::ballot(TT_SIM_CG_SITE("thread_block_tile::ballot"), 1, tt_sim_mask(), p != 0, nullptr);
+        return (b & tt_sim_mask()) >> (tt_sim_cur->lane & ~(N - 1));
     }
     int any(int p, TT_SIM_CG_SITE_ARGS) const
     {
-        return tt_sim::ballot(TT_SIM_CG_SITE("thread_block_tile::any"), 1, mask(), p != 0, nullptr) != 0;
+        return tt_sim::ballot(TT_SIM_CG_SITE("thread_block_tile::any"), 1, tt_sim_mask(), p != 0, nullptr) != 0;
     }
     int all(int p, TT_SIM_CG_SITE_ARGS) const
     {
         int a = 0;
-        tt_sim::ballot(TT_SIM_CG_SITE("thread_block_tile::all"), 1, mask(), p != 0, &a);
+        tt_sim::ballot(TT_SIM_CG_SITE("thread_block_tile::all"), 1, tt_sim_mask(), p != 0, &a);
         return a;
     }
     template <class T> unsigned long long match_any(T v, TT_SIM_CG_SITE_ARGS) const
     {
-        uint64_t m = tt_sim_collective(TT_SIM_CG_SITE("thread_block_tile::match_any"), TT_SIM_COLL_MATCH_ANY, 1, mask(), tt_sim::match_key(v), 0, 0, nullptr);
+        uint64_t m = tt_sim_collective(TT_SIM_CG_SITE("thread_block_tile::match_any"), TT_SIM_COLL_MATCH_ANY, 1, tt_sim_mask(), tt_sim::match_key(v), 0, 0, nullptr);
         return m >> (tt_sim_cur->lane & ~(N - 1));
     }
+#endif
 };
 
 template <unsigned N> inline thread_block_tile<N> tiled_partition(const thread_block &) { return {}; }
@@ -105,7 +114,9 @@ struct coalesced_group {
     uint64_t m;
     unsigned thread_rank() const { return (unsigned)__builtin_popcountll(m & ((1ull << tt_sim_cur->lane) - 1ull)); }
     unsigned size() const { return (unsigned)__builtin_popcountll(m); }
+#ifndef TT_SIM_DIALECT_HIP
     unsigned num_threads() const { return size(); }
+#endif
     void sync(TT_SIM_CG_SITE_ARGS) const { tt_sim_collective(TT_SIM_CG_SITE("coalesced_group::sync"), TT_SIM_COLL_SYNCWARP, 1, m, 0, 0, 0, nullptr); }
     template <class T> T shfl(T v, unsigned rank, TT_SIM_CG_SITE_ARGS) const
     {
@@ -115,6 +126,25 @@ struct coalesced_group {
         int src = x ? __builtin_ctzll(x) : (int)tt_sim_cur->lane;
         return tt_sim::shfl_value<T>(TT_SIM_CG_SITE("coalesced_group::shfl"), 1, m, v, src);
     }
+    // the member `d` ranks above / below (HIP 5.2: the caller's own value past the ends)
+    template <class T> T shfl_down(T v, unsigned d, TT_SIM_CG_SITE_ARGS) const
+    {
+        unsigned r = thread_rank() + d;
+        return tt_sim::shfl_value<T>(TT_SIM_CG_SITE("coalesced_group::shfl_down"), 1, m, v, r < size() ? tt_sim_rank_lane(r) : (int)tt_sim_cur->lane);
+    }
+    template <class T> T shfl_up(T v, unsigned d, TT_SIM_CG_SITE_ARGS) const
+    {
+        unsigned r = thread_rank();
+        return tt_sim::shfl_value<T>(TT_SIM_CG_SITE("coalesced_group::shfl_up"), 1, m, v, d <= r ? tt_sim_rank_lane(r - d) : (int)tt_sim_cur->lane);
+    }
+    int tt_sim_rank_lane(unsigned rank) const
+    {
+        uint64_t x = m;
+        for (unsigned i = 0; i < rank; i++)
+            x &= x - 1;
+        return x ? __builtin_ctzll(x) : (int)tt_sim_cur->lane;
+    }
+#ifndef TT_SIM_DIALECT_HIP // HIP 5.2's coalesced groups have no votes
     unsigned long long ballot(int p, TT_SIM_CG_SITE_ARGS) const
     {
         uint64_t b = tt_sim::ballot(TT_SIM_CG_SITE("coalesced_group::ballot"), 1, m, p != 0, nullptr);
@@ -132,6 +162,7 @@ struct coalesced_group {
         tt_sim::ballot(TT_SIM_CG_SITE("coalesced_group::all"), 1, m, p != 0, &a);
         return a;
     }
+#endif
 };
 inline coalesced_group coalesced_threads(TT_SIM_CG_SITE_ARGS)
 {
@@ -139,7 +170,10 @@ inline coalesced_group coalesced_threads(TT_SIM_CG_SITE_ARGS)
 }
 
 template <class G> inline void sync(const G &g, TT_SIM_CG_SITE_ARGS) { g.sync(tt_file_, tt_line_); }
+template <class G> inline auto thread_rank(const G &g) { return g.thread_rank(); }
+template <class G> inline auto group_size(const G &g) { return g.size(); }
 
+#ifndef TT_SIM_DIALECT_HIP // cg reduce and scans (CUDA 11+); HIP 5.2 has neither
 template <class T> struct plus { T operator()(T a, T b) const { return a + b; } };
 template <class T> struct less { T operator()(T a, T b) const { return b < a ? b : a; } };
 template <class T> struct greater { T operator()(T a, T b) const { return a < b ? b : a; } };
@@ -182,6 +216,8 @@ inline T exclusive_scan(const thread_block_tile<N> &g, T v, TT_SIM_CG_SITE_ARGS)
 {
     return exclusive_scan(g, v, plus<T>(), tt_file_, tt_line_);
 }
+
+#endif // !TT_SIM_DIALECT_HIP
 
 } // namespace cooperative_groups
 

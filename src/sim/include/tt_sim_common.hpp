@@ -61,8 +61,10 @@
 #define __constant__
 #define __managed__
 #define __launch_bounds__(...)
+#ifndef TT_SIM_DIALECT_HIP // CUDA-only attributes
 #define __maxnreg__(...)
 #define __grid_constant__
+#endif
 #define __align__(n) __attribute__((aligned(n)))
 #define __CUDA_ARCH_SIM__ 1
 #ifndef __restrict__
@@ -283,8 +285,9 @@ public:
     TT_SIM_AI sref(E *p, const tt_sim_site *s) : p_(p), s_(s) {}
     TT_SIM_AI operator value_type() const { rd(); return *p_; }
     TT_SIM_AI value_type get() const { rd(); return *p_; }
-    TT_SIM_AI const sref &operator=(value_type v) const { wr(); *p_ = v; return *this; }
-    TT_SIM_AI const sref &operator=(const sref &o) const { value_type v = o.get(); wr(); *p_ = v; return *this; }
+    TT_SIM_AI void st(const value_type &v) const { tt_sim_shared_store((const void *)p_, sizeof(E), &v, s_); }
+    TT_SIM_AI const sref &operator=(value_type v) const { st(v); *p_ = v; return *this; }
+    TT_SIM_AI const sref &operator=(const sref &o) const { value_type v = o.get(); st(v); *p_ = v; return *this; }
     E *operator&() const { return p_; }
 #define TT_SIM_SREF_OP(op)                                                    \
     template <class V> TT_SIM_AI const sref &operator op##=(const V &v) const  \
@@ -527,8 +530,10 @@ typedef tt_sim_dim3 uint3;
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+#ifndef TT_SIM_DIALECT_HIP // HIP 5.2 has neither (abort() and __builtin_trap() it has)
 #define __trap() tt_sim_fail(TT_SIM_ERR_TRAP, __FILE__, __LINE__, "__trap() called")
 #define __brkpt() tt_sim_fail(TT_SIM_ERR_TRAP, __FILE__, __LINE__, "__brkpt() called")
+#endif
 #undef assert
 #define assert(e) \
     ((e) ? (void)0 : tt_sim_fail(TT_SIM_ERR_TRAP, __FILE__, __LINE__, "assertion failed: %s", #e))
@@ -541,7 +546,9 @@ inline long long clock64()
 #endif
 }
 inline long long wall_clock64() { return clock64(); }
+#ifndef TT_SIM_DIALECT_HIP
 inline void __nanosleep(unsigned) {}
+#endif
 
 // ------------------------------------------------------------ atomics
 namespace tt_sim {
@@ -699,7 +706,9 @@ inline float __fadd_rn(float x, float y) { return x + y; }
 inline float __fsub_rn(float x, float y) { return x - y; }
 inline float __fmul_rn(float x, float y) { return x * y; }
 inline float __fmaf_rn(float x, float y, float z) { return fmaf(x, y, z); }
+#ifndef TT_SIM_DIALECT_HIP
 inline float __fmaf_rz(float x, float y, float z) { return fmaf(x, y, z); }
+#endif
 inline float __frcp_rn(float x) { return 1.0f / x; }
 inline float __fsqrt_rn(float x) { return sqrtf(x); }
 inline float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
@@ -750,10 +759,13 @@ inline float __uint2float_rn(unsigned x) { return (float)x; }
 inline float __ll2float_rn(long long x) { return (float)x; }
 inline double __int2double_rn(int x) { return (double)x; }
 inline float fdividef(float x, float y) { return x / y; }
+#ifndef TT_SIM_DIALECT_HIP
 inline float saturate(float x) { return __saturatef(x); }
+#endif
 
 // ------------------------------------------------------------ loads & stores
 template <class T> inline T __ldg(const T *p) { return *p; }
+#ifndef TT_SIM_DIALECT_HIP // HIP 5.2 has only __ldg (and __ldc[gas] of halves: tt_sim_half.hpp)
 template <class T> inline T __ldcg(const T *p) { return *p; }
 template <class T> inline T __ldca(const T *p) { return *p; }
 template <class T> inline T __ldcs(const T *p) { return *p; }
@@ -763,6 +775,7 @@ template <class T> inline void __stcg(T *p, T v) { *p = v; }
 template <class T> inline void __stcs(T *p, T v) { *p = v; }
 template <class T> inline void __stwb(T *p, T v) { *p = v; }
 template <class T> inline void __stwt(T *p, T v) { *p = v; }
+#endif
 
 #include "tt_sim_vector.hpp"
 #include "tt_sim_half.hpp"

@@ -238,6 +238,12 @@ size_t tt_sim_shared_register(const char *file, int line, const char *name,
 void tt_sim_shared_access(const void *addr, size_t size, int is_write,
                           const tt_sim_site *site);
 
+/* The same for a plain store of the size bytes at val: a store that conflicts only
+ * with a store of the same bytes by a lane of the same warp is no race (CUDA's
+ * memory model: such lanes write one value) and becomes a note of the launch. */
+void tt_sim_shared_store(const void *addr, size_t size, const void *val,
+                         const tt_sim_site *site);
+
 /* Index check of an instrumented __shared__ array (OOB). */
 void tt_sim_shared_oob(const tt_sim_site *site, const char *name, long long index,
                        long long extent);

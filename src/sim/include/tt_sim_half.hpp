@@ -105,15 +105,16 @@ inline float bf2f_bits(uint16_t b)
     };
 
 TT_SIM_HALF_TYPE(__half, tt_sim::f2h_bits, tt_sim::h2f_bits)
+// HIP 5.2 has no __hip_bfloat16 (ROCm 6's hip_bf16.h): a HIP port brings its own
+// (tiletrans's compat header) built on unsigned short, so the HIP shim offers none.
+#ifndef TT_SIM_DIALECT_HIP
 TT_SIM_HALF_TYPE(__nv_bfloat16, tt_sim::f2bf_bits, tt_sim::bf2f_bits)
+typedef __nv_bfloat16 nv_bfloat16;
+typedef __nv_bfloat162 nv_bfloat162;
+#endif
 #undef TT_SIM_HALF_TYPE
 typedef __half half;
 typedef __half2 half2;
-typedef __nv_bfloat16 __hip_bfloat16;
-typedef __nv_bfloat162 __hip_bfloat162;
-typedef __nv_bfloat16 nv_bfloat16;
-typedef __nv_bfloat162 nv_bfloat162;
-typedef uint16_t __half_raw_bits;
 
 inline __half __float2half(float f) { return __half(f); }
 inline __half __float2half_rn(float f) { return __half(f); }
@@ -143,8 +144,10 @@ inline __half __hdiv(__half a, __half b) { return a / b; }
 inline __half __hfma(__half a, __half b, __half c) { return __half(fmaf((float)a, (float)b, (float)c)); }
 inline __half __hneg(__half a) { return -a; }
 inline __half __habs(__half a) { __half r; r.__x = (uint16_t)(a.__x & 0x7fffu); return r; }
+#ifndef TT_SIM_DIALECT_HIP // CUDA 11 names HIP 5.2's amd_hip_fp16.h lacks
 inline __half __hmax(__half a, __half b) { return (float)a > (float)b ? a : b; }
 inline __half __hmin(__half a, __half b) { return (float)a < (float)b ? a : b; }
+#endif
 inline bool __heq(__half a, __half b) { return a == b; }
 inline bool __hlt(__half a, __half b) { return a < b; }
 inline bool __hgt(__half a, __half b) { return a > b; }
@@ -163,6 +166,15 @@ inline __half2 operator+(__half2 a, __half2 b) { return __hadd2(a, b); }
 inline __half2 operator*(__half2 a, __half2 b) { return __hmul2(a, b); }
 inline __half2 operator-(__half2 a, __half2 b) { return __hsub2(a, b); }
 
+#ifdef TT_SIM_DIALECT_HIP
+// HIP 5.2's cache-hint loads: for __half and __half2 only (amd_hip_fp16.h)
+inline __half __ldcg(const __half *p) { return *p; }
+inline __half __ldca(const __half *p) { return *p; }
+inline __half __ldcs(const __half *p) { return *p; }
+inline __half2 __ldcg(const __half2 *p) { return *p; }
+inline __half2 __ldca(const __half2 *p) { return *p; }
+inline __half2 __ldcs(const __half2 *p) { return *p; }
+#else
 inline __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16(f); }
 inline __nv_bfloat16 __float2bfloat16_rn(float f) { return __nv_bfloat16(f); }
 inline float __bfloat162float(__nv_bfloat16 b) { return (float)b; }
@@ -177,5 +189,7 @@ inline __nv_bfloat16 __hadd(__nv_bfloat16 a, __nv_bfloat16 b) { return a + b; }
 inline __nv_bfloat16 __hmul(__nv_bfloat16 a, __nv_bfloat16 b) { return a * b; }
 inline __nv_bfloat16 __hfma(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) { return __nv_bfloat16(fmaf((float)a, (float)b, (float)c)); }
 inline __nv_bfloat16 __hmax(__nv_bfloat16 a, __nv_bfloat16 b) { return (float)a > (float)b ? a : b; }
+
+#endif // TT_SIM_DIALECT_HIP
 
 #endif

@@ -95,8 +95,6 @@ inline int tile_src_lane(shfl_mode m, int lane, int b, int width) { return amd_s
 #define __any(pred) ((int)(::tt_sim::ballot(TT_SIM_SITE("__any"), 0, 0, (pred) != 0, nullptr) != 0))
 #define __all(pred) (::tt_sim::hip::all_of(TT_SIM_SITE("__all"), 0, 0, (pred) != 0))
 #define __activemask() ((unsigned long long)tt_sim_collective(TT_SIM_SITE("__activemask"), TT_SIM_COLL_ACTIVEMASK, 0, 0, 0, 0, 0, nullptr))
-#define __match_any(v) ((unsigned long long)tt_sim_collective(TT_SIM_SITE("__match_any"), TT_SIM_COLL_MATCH_ANY, 0, 0, ::tt_sim::match_key(v), 0, 0, nullptr))
-#define __match_all(v, predp) ((unsigned long long)tt_sim_collective(TT_SIM_SITE("__match_all"), TT_SIM_COLL_MATCH_ALL, 0, 0, ::tt_sim::match_key(v), 0, 0, (predp)))
 
 // _sync forms (ROCm 6.2+ opt-in, 7.0 default): 64-bit masks only
 #define __shfl_sync(mask, var, ...) (::tt_sim::hip::check_mask<decltype(mask)>(), ::tt_sim::hip::shfl(TT_SIM_SITE("__shfl_sync"), ::tt_sim::SHFL_IDX, 1, (uint64_t)(mask), var, __VA_ARGS__))

@@ -249,3 +249,48 @@ __global__ void rounds_mixed(int *out, int quit)
     __syncthreads();
     out[threadIdx.x] = acc + c;
 }
+
+// Lanes of one warp store one value to one word (llm.c's layernorm_forward_kernel5
+// does this with a warp's reduced sum): no race.
+__global__ void same_value_store(float *out)
+{
+    __shared__ float s[2];  // LINE_SAME_VALUE_DECL
+    if (threadIdx.x < 32)
+        s[0] = 7.0f;  // LINE_SAME_VALUE
+    __syncthreads();
+    out[threadIdx.x] = s[0];
+}
+
+// The same with values that differ between the lanes: a race.
+__global__ void different_value_store(float *out)
+{
+    __shared__ float s[2];
+    if (threadIdx.x < 32)
+        s[0] = (float)threadIdx.x;  // LINE_DIFF_VALUE
+    __syncthreads();
+    out[threadIdx.x] = s[0];
+}
+
+// One value stored by lanes of two warps: a race (the rule is about one warp).
+__global__ void cross_warp_same_value(float *out)
+{
+    __shared__ float s[2];
+    s[0] = 7.0f;  // LINE_CROSS_WARP
+    __syncthreads();
+    out[threadIdx.x] = s[0];
+}
+
+// 48 threads: lanes 0-15 of warp 1 read lanes 16-31, which do not exist.
+__global__ void poison_reaches_output(const float *in, float *out)
+{
+    float v = in[threadIdx.x];
+    v += __shfl_down_sync(0xffffffffu, v, 16);  // LINE_POISON_USED
+    out[threadIdx.x] = v;
+}
+
+__global__ void poison_unused(const float *in, float *out)
+{
+    float v = in[threadIdx.x];
+    float w = __shfl_down_sync(0xffffffffu, v, 16);  // LINE_POISON_UNUSED
+    out[threadIdx.x] = threadIdx.x < 32 ? w : v;
+}

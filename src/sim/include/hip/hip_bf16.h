@@ -1,2 +1,0 @@
-// hip/hip_bf16.h — maps the HIP header to the tt_sim HIP shim (src/sim/include).
-#include "../tt_sim_hip.h"
