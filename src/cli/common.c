@@ -133,6 +133,8 @@ static int profile_for(const tt_cli_opts *o, tt_cli_run *run, const char *path, 
   p->sel = (tt_selection){.target = o->target ? o->target : (cfg ? cfg->target : NULL),
                           .overrides = cfg ? cfg->overrides : NULL,
                           .n_overrides = cfg ? cfg->n_overrides : 0};
+  if (cfg && p->sel.target && !strcmp(p->sel.target, "hip"))
+    p->sel.target_defines = (const char *const *)cfg->hip_defines, p->sel.n_target_defines = cfg->n_hip_defines;
   /* Unknown rule ids in severity overrides are configuration errors, not silent no-ops. */
   for (size_t i = 0; cfg && i < cfg->n_overrides; i++)
     if (!tt_rulebook_find(book, cfg->overrides[i].rule_id)) {

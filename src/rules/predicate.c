@@ -16,6 +16,7 @@ typedef enum {
   P_NOT_GUARDED,
   P_FILE_MATCH,
   P_FACT,
+  P_REDEFINED,
 } pred_kind;
 
 struct tt_pred {
@@ -51,6 +52,8 @@ static const struct {
     {"tt-file-match?", P_FILE_MATCH, false},
     {"tt-fact?", P_FACT, false},
     {"tt-not-fact?", P_FACT, true},
+    {"tt-redefined?", P_REDEFINED, false},
+    {"tt-not-redefined?", P_REDEFINED, true},
 };
 
 bool tt_parse_int_literal(const char *s, size_t n, uint64_t *v) {
@@ -142,6 +145,9 @@ static int compile_one(const TSQuery *q, const char *name, const TSQueryPredicat
     break;
   case P_FACT:
     if (p->n_strings != 2) goto arity;
+    break;
+  case P_REDEFINED:
+    if (p->n_strings != 0) goto arity;
     break;
   case P_INT_EQ:
     if (p->n_strings == 0) goto arity;
@@ -284,6 +290,8 @@ static bool holds_for_node(const tt_pred *p, TSNode node, const TSQueryMatch *m,
     const char *label = tt_filectx_fact(ctx, p->strings[0], ts_node_start_byte(node));
     return label && strcmp(label, p->strings[1]) == 0;
   }
+  case P_REDEFINED:
+    return tt_strmap_get(&ctx->redefined, s, len) != NULL;
   case P_INSIDE:
     return has_ancestor(node, p->strings, p->n_strings);
   case P_IN_FUNCTION_MATCH: {
