@@ -17,9 +17,14 @@ typedef struct val {
 static const val UNKNOWN = {TT_TRI_UNKNOWN, 0};
 static val known(int64_t v) { return (val){TT_TRI_TRUE, v}; }
 
+/* Macros the code itself defines from known ones (`#if defined(__HIPCC__)` / `#define
+ * BNB_HIP 1`): name -> value text, "" (defined, value not known) or UNSURE. */
+#define UNSURE "\x01"
+
 typedef struct eval_ctx {
   const tt_source *src;
   const tt_guard_env *env;
+  const tt_strmap *derived;
 } eval_ctx;
 
 static const char *node_text(const eval_ctx *e, TSNode n, size_t *len) {
@@ -35,7 +40,9 @@ static bool extra_defined(const tt_guard_env *env, const char *s, size_t n) {
 }
 
 /* Is the macro `s` defined on this side? */
-static tt_tri is_defined(const tt_guard_env *env, const char *s, size_t n) {
+static tt_tri is_defined(const tt_guard_env *env, const tt_strmap *derived, const char *s, size_t n) {
+  const char *d = derived ? tt_strmap_get(derived, s, n) : NULL;
+  if (d) return strcmp(d, UNSURE) ? TT_TRI_TRUE : TT_TRI_UNKNOWN;
   if ((env->defined && tt_strmap_get(env->defined, s, n)) || extra_defined(env, s, n)) return TT_TRI_TRUE;
   if (env->undefined && tt_strmap_get(env->undefined, s, n)) return TT_TRI_FALSE;
   return TT_TRI_UNKNOWN;
@@ -44,7 +51,13 @@ static tt_tri is_defined(const tt_guard_env *env, const char *s, size_t n) {
 static val identifier_value(const eval_ctx *e, const char *s, size_t n) {
   if (n == 4 && !memcmp(s, "true", 4)) return known(1);
   if (n == 5 && !memcmp(s, "false", 5)) return known(0);
-  const char *v = e->env->defined ? tt_strmap_get(e->env->defined, s, n) : NULL;
+  const char *v = e->derived ? tt_strmap_get(e->derived, s, n) : NULL;
+  if (v && !strcmp(v, UNSURE)) return UNKNOWN;
+  if (v) {
+    uint64_t x;
+    return tt_parse_int_literal(v, strlen(v), &x) ? known((int64_t)x) : UNKNOWN;
+  }
+  v = e->env->defined ? tt_strmap_get(e->env->defined, s, n) : NULL;
   uint64_t x;
   if (v && tt_parse_int_literal(v, strlen(v), &x)) return known((int64_t)x);
   if (!v && !extra_defined(e->env, s, n) && e->env->undefined && tt_strmap_get(e->env->undefined, s, n))
@@ -60,7 +73,7 @@ static val eval_defined(const eval_ctx *e, TSNode n) {
     if (strcmp(ts_node_type(c), "identifier")) continue;
     size_t len;
     const char *s = node_text(e, c, &len);
-    tt_tri d = is_defined(e->env, s, len);
+    tt_tri d = is_defined(e->env, e->derived, s, len);
     return d == TT_TRI_UNKNOWN ? UNKNOWN : known(d == TT_TRI_TRUE);
   }
   return UNKNOWN;
@@ -163,8 +176,10 @@ static tt_tri tri_or(tt_tri a, tt_tri b) { return tri_not(tri_and(tri_not(a), tr
 typedef struct branch_walk {
   const tt_source *src;
   const tt_guard_env *env[2]; /* target, source */
-  tt_guard_branch *out;
+  tt_strmap derived[2];       /* macros defined so far, per side (UNSURE in undecided branches) */
+  tt_guard_branch *out;       /* NULL: defines only (a header) */
   size_t n, cap;
+  bool record;
 } branch_walk;
 
 static void visit(branch_walk *w, TSNode n, tt_tri parent[2]);
@@ -172,7 +187,7 @@ static void visit(branch_walk *w, TSNode n, tt_tri parent[2]);
 /* The condition of one link of a chain, on side `k`: `#if E`, `#elif E`, `#ifdef X`,
  * `#ifndef X`, `#elifdef X`. */
 static tt_tri link_condition(branch_walk *w, TSNode link, int k) {
-  eval_ctx e = {w->src, w->env[k]};
+  eval_ctx e = {w->src, w->env[k], &w->derived[k]};
   TSNode cond = ts_node_child_by_field_name(link, "condition", 9);
   if (!ts_node_is_null(cond)) return tri_of(eval(&e, cond));
   TSNode name = ts_node_child_by_field_name(link, "name", 4);
@@ -180,7 +195,7 @@ static tt_tri link_condition(branch_walk *w, TSNode link, int k) {
   size_t len, dlen;
   const char *s = node_text(&e, name, &len);
   const char *d = node_text(&e, ts_node_child(link, 0), &dlen); /* the directive token */
-  tt_tri def = is_defined(w->env[k], s, len);
+  tt_tri def = is_defined(w->env[k], &w->derived[k], s, len);
   bool negated = dlen >= 4 && !memcmp(d + dlen - 4, "ndef", 4); /* #ifndef, #elifndef */
   return negated ? tri_not(def) : def;
 }
@@ -194,7 +209,7 @@ static void visit_body(branch_walk *w, TSNode link, TSNode next, tt_tri state[2]
   else if (!ts_node_is_null(name)) start = ts_node_end_byte(name);
   else if (ts_node_child_count(link)) start = ts_node_end_byte(ts_node_child(link, 0)); /* after `#else` */
   if (!ts_node_is_null(next)) end = ts_node_start_byte(next);
-  TT_PUSH(w->out, w->n, w->cap, ((tt_guard_branch){ts_node_start_byte(link), start, end, state[0], state[1]}));
+  if (w->record) TT_PUSH(w->out, w->n, w->cap, ((tt_guard_branch){ts_node_start_byte(link), start, end, state[0], state[1]}));
   uint32_t nc = ts_node_named_child_count(link);
   for (uint32_t i = 0; i < nc; i++) {
     TSNode c = ts_node_named_child(link, i);
@@ -224,21 +239,100 @@ static void visit_chain(branch_walk *w, TSNode first, tt_tri parent[2]) {
   }
 }
 
+/* `#define NAME VALUE` where side k compiles it: NAME has VALUE (its text, when it is a
+ * literal) from here on; where it is undecided, NAME's state is not known. */
+static void record_define(branch_walk *w, TSNode def, tt_tri parent[2]) {
+  TSNode name = ts_node_child_by_field_name(def, "name", 4), value = ts_node_child_by_field_name(def, "value", 5);
+  if (ts_node_is_null(name)) return;
+  uint32_t ns = ts_node_start_byte(name), ne = ts_node_end_byte(name);
+  char *k = tt_xstrndup(w->src->text + ns, ne - ns), *v = NULL;
+  if (!ts_node_is_null(value)) {
+    uint32_t vs = ts_node_start_byte(value), ve = ts_node_end_byte(value);
+    while (vs < ve && (w->src->text[vs] == ' ' || w->src->text[vs] == '\t')) vs++;
+    while (ve > vs && strchr(" \t\r\n", w->src->text[ve - 1])) ve--;
+    v = tt_xstrndup(w->src->text + vs, ve - vs);
+  }
+  bool function_like = !strcmp(ts_node_type(def), "preproc_function_def");
+  for (int side = 0; side < 2; side++) {
+    if (parent[side] == TT_TRI_FALSE) continue;
+    const char *text = parent[side] == TT_TRI_UNKNOWN || function_like ? UNSURE : v ? v : "";
+    tt_strmap_put(&w->derived[side], k, text);
+  }
+  free(k);
+  free(v);
+}
+
 static void visit(branch_walk *w, TSNode n, tt_tri parent[2]) {
   const char *t = ts_node_type(n);
   if (!strcmp(t, "preproc_if") || !strcmp(t, "preproc_ifdef")) {
     visit_chain(w, n, parent);
     return;
   }
+  if (!strcmp(t, "preproc_def") || !strcmp(t, "preproc_function_def")) {
+    record_define(w, n, parent);
+    return;
+  }
   uint32_t nc = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < nc; i++) visit(w, ts_node_named_child(n, i), parent);
 }
 
+/* The local headers of `tree` (`#include "…"`, three levels), walked for their
+ * defines only, before the file itself: a project's `compat.h` that derives its own
+ * platform macro (`#define BNB_HIP 1` under `__HIPCC__`) makes that macro known. */
+static void walk_headers(branch_walk *w, const tt_tree *tree, int depth, tt_strmap *seen);
+
+static bool on_local_include(TSNode n, void *vctx) {
+  void **a = vctx;
+  branch_walk *w = a[0];
+  const tt_tree *tree = a[1];
+  int depth = *(int *)a[2];
+  tt_strmap *seen = a[3];
+  if (strcmp(ts_node_type(n), "preproc_include")) return true;
+  TSNode path = ts_node_child_by_field_name(n, "path", 4);
+  if (ts_node_is_null(path) || strcmp(ts_node_type(path), "string_literal")) return false;
+  uint32_t s = ts_node_start_byte(path) + 1, e = ts_node_end_byte(path) - 1;
+  char *dir = tt_fs_dirname(tree->src->path), *rel = tt_xstrndup(tree->src->text + s, e > s ? e - s : 0);
+  char *full = tt_fs_join(dir, rel), *text;
+  size_t len;
+  if (e > s && !tt_strmap_get(seen, full, strlen(full)) && tt_fs_read(full, &text, &len, NULL) == 0) {
+    tt_strmap_put(seen, full, "");
+    tt_source *src = tt_source_new(full, text, len, tree->src->lang);
+    tt_tree *t = src ? tt_tree_parse(src) : NULL;
+    if (t) {
+      walk_headers(w, t, depth + 1, seen);
+      const tt_source *keep = w->src;
+      bool rec = w->record;
+      w->src = t->src, w->record = false;
+      tt_tri top[2] = {TT_TRI_TRUE, TT_TRI_TRUE};
+      visit(w, ts_tree_root_node(t->ts), top);
+      w->src = keep, w->record = rec;
+    }
+    tt_tree_free(t);
+    if (src) tt_source_free(src);
+    else free(text);
+  }
+  free(full);
+  free(rel);
+  free(dir);
+  return false;
+}
+
+static void walk_headers(branch_walk *w, const tt_tree *tree, int depth, tt_strmap *seen) {
+  if (depth >= 3 || !tree->src->path) return;
+  void *a[] = {w, (void *)tree, &depth, seen};
+  tt_tree_walk(ts_tree_root_node(tree->ts), on_local_include, a);
+}
+
 void tt_guard_branches(const tt_tree *tree, const tt_guard_env *target, const tt_guard_env *source,
                        tt_guard_branch **out, size_t *n_out) {
-  branch_walk w = {tree->src, {target, source}, NULL, 0, 0};
+  branch_walk w = {tree->src, {target, source}, {{0}, {0}}, NULL, 0, 0, true};
+  tt_strmap seen = {0};
+  walk_headers(&w, tree, 0, &seen);
+  tt_strmap_free(&seen);
   tt_tri top[2] = {TT_TRI_TRUE, TT_TRI_TRUE};
   visit(&w, ts_tree_root_node(tree->ts), top);
+  tt_strmap_free(&w.derived[0]);
+  tt_strmap_free(&w.derived[1]);
   *out = w.out;
   *n_out = w.n;
 }

@@ -275,9 +275,14 @@ static bool holds_for_node(const tt_pred *p, TSNode node, const TSQueryMatch *m,
       if (strlen(p->strings[i]) == len && memcmp(p->strings[i], s, len) == 0) return true;
     return false;
   case P_INT_EQ: {
-    /* A literal, or a constant expression over the file's constants (`WARP / 2`). */
+    /* A literal, or a constant expression over the file's constants (`WARP / 2`). A
+     * macro's value (preproc_arg) may carry spaces and a trailing comment. */
     uint64_t v;
     int64_t sv;
+    while (len && (*s == ' ' || *s == '\t')) s++, len--;
+    for (size_t i = 0; i + 1 < len; i++)
+      if (s[i] == '/' && (s[i + 1] == '/' || s[i + 1] == '*')) len = i;
+    while (len && strchr(" \t\r\n", s[len - 1])) len--;
     if (!tt_parse_int_literal(s, len, &v)) {
       if (!tt_consts_eval(tt_filectx_consts(ctx), s, len, &sv)) return false;
       v = (uint64_t)sv;
