@@ -279,7 +279,11 @@ static bool inherit_round(walk *w, const call_scan *c, bool from_callers) {
   bool changed = false;
   for (size_t i = 0; i < w->n; i++) {
     labelled *f = &w->fns[i];
-    if (!f->is_default || f->external) continue;
+    /* A neutral function (no warp code of its own) follows the helpers it calls, so a
+     * kernel whose warp code lives in its helpers is ported with them; it does not
+     * follow its callers (a math helper of a kernel stays out of the warp tree). */
+    bool neutral = !f->is_default && tt_strmap_get(&w->o->neutral, f->label, strlen(f->label));
+    if ((!f->is_default && !(neutral && !from_callers)) || f->external) continue;
     const char *label = NULL;
     const labelled *by = NULL;
     bool conflict = false;
