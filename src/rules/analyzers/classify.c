@@ -26,6 +26,7 @@ typedef struct cls_opts {
   size_t n_launch_labels;
   tt_strmap report;      /* labels reported as findings; empty: all */
   tt_strmap neutral;     /* labels that neither give nor block call-tree inheritance */
+  tt_strmap skip;        /* fact -> label: code in such ranges is no evidence (dead branches) */
   bool inherit;          /* default-labelled callees take their callers' label */
 } cls_opts;
 
@@ -48,6 +49,7 @@ static void free_opts(void *p) {
   free(o->launch_labels);
   tt_strmap_free(&o->report);
   tt_strmap_free(&o->neutral);
+  tt_strmap_free(&o->skip);
   free(o);
 }
 
@@ -89,14 +91,14 @@ static int load_labels(struct fy_node *ls, label_rule **out, size_t *n, char **e
 
 static void *compile_opts(struct fy_node *opts, char **err, struct fy_node **at) {
   static const char *const keys[] = {"fact", "functions", "default", "labels", "report", "inherit_from_callers",
-                                     "launch_labels", "neutral", NULL};
+                                     "launch_labels", "neutral", "skip", NULL};
   cls_opts *o = tt_xcalloc(1, sizeof *o);
   char *functions = NULL, *inherit = NULL;
   if (tt_opts_check_keys(opts, keys, err, at) < 0 || tt_opts_string(opts, "fact", &o->fact, err, at) < 0 ||
       tt_opts_string(opts, "functions", &functions, err, at) < 0 ||
       tt_opts_string(opts, "default", &o->def, err, at) < 0 || tt_opts_set(opts, "report", &o->report, err, at) < 0 ||
       tt_opts_string(opts, "inherit_from_callers", &inherit, err, at) < 0 ||
-      tt_opts_set(opts, "neutral", &o->neutral, err, at) < 0)
+      tt_opts_set(opts, "neutral", &o->neutral, err, at) < 0 || tt_opts_map(opts, "skip", &o->skip, err, at) < 0)
     goto bad;
   if (inherit && strcmp(inherit, "true") && strcmp(inherit, "false")) {
     *err = tt_xstrdup("`inherit_from_callers` must be true or false");
@@ -487,9 +489,22 @@ static void classify_headers(walk *w, const tt_tree *tree, headers *h) {
   free(dir);
 }
 
+/* Blanks the ranges that an earlier classifier labelled as `skip` says (code a HIP
+ * build does not compile is no evidence for its port). */
+static void blank_skipped(const cls_opts *o, const tt_filectx *ctx, char *code) {
+  for (size_t i = 0; o->skip.n && i < ctx->n_facts; i++) {
+    const tt_fact *f = &ctx->facts[i];
+    const char *want = tt_strmap_get(&o->skip, f->name, strlen(f->name));
+    if (!want || strcmp(want, f->label)) continue;
+    for (uint32_t b = f->start; b < f->end && b < ctx->tree->src->len; b++)
+      if (code[b] != '\n') code[b] = ' ';
+  }
+}
+
 static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *ud) {
   const cls_opts *o = opts;
   char *code = code_text(ctx->tree);
+  blank_skipped(o, ctx, code);
   walk w = {o, code, NULL, 0, 0, false};
   headers hs = {0};
   TSNode root = ts_tree_root_node(ctx->tree->ts);
