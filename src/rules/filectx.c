@@ -57,3 +57,9 @@ tt_severity tt_filectx_capped(const tt_filectx *c, uint32_t at, tt_severity sev)
     if (at >= c->caps[i].start && at < c->caps[i].end && c->caps[i].max < sev) sev = c->caps[i].max;
   return sev;
 }
+
+const tt_strmap *tt_filectx_redefined(tt_filectx *c) {
+  if (!c->redefined_built && c->redefined_build) c->redefined_build(c, c->redefined_arg);
+  c->redefined_built = true;
+  return &c->redefined;
+}

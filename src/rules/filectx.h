@@ -35,6 +35,10 @@ typedef struct tt_filectx {
   const char *const *target_defines; /* borrowed: extra target-side macros (config `hip_defines`) */
   size_t n_target_defines;
   tt_strmap redefined; /* names local headers #define for the target only (`#tt-not-redefined?`) */
+  /* Builds `redefined` on first use (reading headers costs; most files never ask). */
+  void (*redefined_build)(struct tt_filectx *c, const void *arg);
+  const void *redefined_arg;
+  bool redefined_built;
   tt_sev_cap *caps;
   size_t n_caps, caps_cap;
   tt_consts *consts;  /* built on first use */
@@ -52,6 +56,9 @@ void tt_filectx_add_fact(tt_filectx *c, const char *name, uint32_t start, uint32
  * `free_data` when the context is freed. */
 void *tt_filectx_cached(tt_filectx *c, const void *key, void *(*build)(tt_filectx *c, const void *arg),
                         const void *arg, void (*free_data)(void *));
+
+/* The names local headers redefine for the target, built on first call. */
+const tt_strmap *tt_filectx_redefined(tt_filectx *c);
 
 /* Caps the severity of findings in [start, end) at `max`. */
 void tt_filectx_add_cap(tt_filectx *c, uint32_t start, uint32_t end, tt_severity max);

@@ -323,18 +323,38 @@ static void walk_headers(branch_walk *w, const tt_tree *tree, int depth, tt_strm
   tt_tree_walk(ts_tree_root_node(tree->ts), on_local_include, a);
 }
 
-void tt_guard_branches(const tt_tree *tree, const tt_guard_env *target, const tt_guard_env *source,
-                       tt_guard_branch **out, size_t *n_out) {
+/* Headers only matter to a file that has #if/#ifdef of its own. */
+static bool find_conditional(TSNode n, void *vfound) {
+  const char *t = ts_node_type(n);
+  if (!strcmp(t, "preproc_if") || !strcmp(t, "preproc_ifdef")) *(bool *)vfound = true;
+  return !*(bool *)vfound;
+}
+
+static bool has_conditionals(TSNode root) {
+  bool found = false;
+  tt_tree_walk(root, find_conditional, &found);
+  return found;
+}
+
+static void branches_of(const tt_tree *tree, const tt_guard_env *target, const tt_guard_env *source, bool headers,
+                        tt_guard_branch **out, size_t *n_out) {
   branch_walk w = {tree->src, {target, source}, {{0}, {0}}, NULL, 0, 0, true};
-  tt_strmap seen = {0};
-  walk_headers(&w, tree, 0, &seen);
-  tt_strmap_free(&seen);
+  if (headers && has_conditionals(ts_tree_root_node(tree->ts))) {
+    tt_strmap seen = {0};
+    walk_headers(&w, tree, 0, &seen);
+    tt_strmap_free(&seen);
+  }
   tt_tri top[2] = {TT_TRI_TRUE, TT_TRI_TRUE};
   visit(&w, ts_tree_root_node(tree->ts), top);
   tt_strmap_free(&w.derived[0]);
   tt_strmap_free(&w.derived[1]);
   *out = w.out;
   *n_out = w.n;
+}
+
+void tt_guard_branches(const tt_tree *tree, const tt_guard_env *target, const tt_guard_env *source,
+                       tt_guard_branch **out, size_t *n_out) {
+  branches_of(tree, target, source, true, out, n_out);
 }
 
 /* --- names local headers redefine for the target ------------------------------------- */
@@ -389,7 +409,9 @@ static void redefines_of(const tt_tree *tree, const tt_guard_env *target, const 
                          bool target_only, int depth, tt_strmap *seen, tt_strmap *names) {
   tt_guard_branch *branches;
   size_t n_branches;
-  tt_guard_branches(tree, target, source, &branches, &n_branches);
+  /* A header's own branches: its defines from the macros known so far (its own headers
+   * are visited by this walk anyway). */
+  branches_of(tree, target, source, false, &branches, &n_branches);
   redef_walk w = {tree, branches, n_branches, target_only, depth > 0, names, NULL, 0, 0};
   tt_tree_walk(ts_tree_root_node(tree->ts), on_redef_node, &w);
   char *dir = tt_fs_dirname(tree->src->path);

@@ -296,7 +296,7 @@ static bool holds_for_node(const tt_pred *p, TSNode node, const TSQueryMatch *m,
     return label && strcmp(label, p->strings[1]) == 0;
   }
   case P_REDEFINED:
-    return tt_strmap_get(&ctx->redefined, s, len) != NULL;
+    return tt_strmap_get(tt_filectx_redefined(ctx), s, len) != NULL;
   case P_INSIDE:
     return has_ancestor(node, p->strings, p->n_strings);
   case P_IN_FUNCTION_MATCH: {

@@ -78,6 +78,13 @@ static void report_branch(const tt_filectx *ctx, const tt_guard_branch *b, const
   emit(ud, &h);
 }
 
+static void build_redefined(tt_filectx *ctx, const void *opts) {
+  const br_opts *o = opts;
+  tt_guard_env target = {&o->target_defined, &o->target_undefined, ctx->target_defines, ctx->n_target_defines};
+  tt_guard_env source = {&o->source_defined, &o->source_undefined, NULL, 0};
+  tt_guard_target_redefines(ctx->tree, &target, &source, &ctx->redefined);
+}
+
 static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *ud) {
   const br_opts *o = opts;
   tt_guard_env target = {&o->target_defined, &o->target_undefined, ctx->target_defines, ctx->n_target_defines};
@@ -95,7 +102,7 @@ static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *
     if (tt_strmap_get(&o->report, label, strlen(label))) report_branch(ctx, &b[i], label, emit, ud);
   }
   free(b);
-  tt_guard_target_redefines(ctx->tree, &target, &source, &ctx->redefined);
+  ctx->redefined_build = build_redefined, ctx->redefined_arg = o;
 }
 
 static const char *const bindings[] = {"directive", "label", NULL};

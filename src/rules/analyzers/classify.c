@@ -160,6 +160,7 @@ typedef struct walk {
   labelled *fns;
   size_t n, cap;
   bool external;    /* walking a local header */
+  const tt_strmap *wanted; /* external: only functions the file calls are classified */
 } walk;
 
 /* A copy of the file in which comments and string/char literals are spaces (newlines
@@ -199,7 +200,11 @@ static bool on_function(TSNode n, void *vw) {
   uint32_t head_end = ts_node_is_null(body) ? e : ts_node_start_byte(body);
   size_t ms, me;
   TSNode name = function_name(n);
-  if (ts_node_is_null(name) || !tt_regex_find(w->o->functions, w->text + s, head_end - s, &ms, &me)) return true;
+  if (ts_node_is_null(name)) return true;
+  if (w->wanted && !tt_strmap_get(w->wanted, w->text + ts_node_start_byte(name),
+                                  ts_node_end_byte(name) - ts_node_start_byte(name)))
+    return false; /* a header's function the file never calls: no neighbour of its tree */
+  if (!tt_regex_find(w->o->functions, w->text + s, head_end - s, &ms, &me)) return true;
   labelled f = {s, e, ts_node_start_byte(name), ts_node_end_byte(name), w->text + ts_node_start_byte(name),
                 w->external, w->o->def, "no rule matched", "", 0, true, NULL, NULL};
   const label_rule *l = first_label(w->o->labels, w->o->n_labels, w->text, s, e, &ms, &me);
@@ -459,7 +464,30 @@ static bool on_include(TSNode n, void *vp) {
 
 /* Classifies the functions of the local headers the file includes (one level), so that
  * a kernel whose 32-lane code is in a header's helper follows that helper. */
+/* The names the file's classified functions call. */
+static bool on_called_name(TSNode n, void *vm) {
+  void **a = vm;
+  tt_strmap *names = a[0];
+  const char *text = a[1];
+  if (strcmp(ts_node_type(n), "call_expression")) return true;
+  TSNode fn = callee_name(n);
+  if (!ts_node_is_null(fn)) {
+    char *k = tt_xstrndup(text + ts_node_start_byte(fn), ts_node_end_byte(fn) - ts_node_start_byte(fn));
+    tt_strmap_put(names, k, "");
+    free(k);
+  }
+  return true;
+}
+
 static void classify_headers(walk *w, const tt_tree *tree, headers *h) {
+  tt_strmap called = {0};
+  void *ca[] = {&called, (void *)w->text};
+  for (size_t i = 0; i < w->n; i++) {
+    TSNode fn = ts_node_descendant_for_byte_range(ts_tree_root_node(tree->ts), w->fns[i].name_s, w->fns[i].name_e);
+    for (; !ts_node_is_null(fn) && strcmp(ts_node_type(fn), "function_definition"); fn = ts_node_parent(fn)) {}
+    if (!ts_node_is_null(fn)) tt_tree_walk(fn, on_called_name, ca);
+  }
+  if (!called.n) return; /* nothing calls out: no header function is a neighbour */
   char **paths = NULL;
   size_t n = 0, cap = 0;
   void *args[] = {&paths, &n, &cap, (void *)tree->src->text};
@@ -474,7 +502,7 @@ static void classify_headers(walk *w, const tt_tree *tree, headers *h) {
       if (t) {
         char *code = code_text(t);
         TT_PUSH(h->codes, h->n, h->cap, code);
-        walk hw = {w->o, code, w->fns, w->n, w->cap, true};
+        walk hw = {w->o, code, w->fns, w->n, w->cap, true, &called};
         tt_tree_walk(ts_tree_root_node(t->ts), on_function, &hw);
         w->fns = hw.fns, w->n = hw.n, w->cap = hw.cap;
       }
@@ -505,7 +533,7 @@ static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *
   const cls_opts *o = opts;
   char *code = code_text(ctx->tree);
   blank_skipped(o, ctx, code);
-  walk w = {o, code, NULL, 0, 0, false};
+  walk w = {o, code, NULL, 0, 0, false, NULL};
   headers hs = {0};
   TSNode root = ts_tree_root_node(ctx->tree->ts);
   tt_tree_walk(root, on_function, &w);
