@@ -189,6 +189,8 @@ static int profile_for(const tt_cli_opts *o, tt_cli_run *run, const char *path, 
   p->book = book;
   p->overrides = ov;
   p->sel = (tt_selection){.target = target, .overrides = ov, .n_overrides = n_ov};
+  if (cfg && target && !strcmp(target, "hip"))
+    p->sel.target_defines = (const char *const *)cfg->hip_defines, p->sel.n_target_defines = cfg->n_hip_defines;
   *out = run->n_profiles++;
   return 0;
 }

@@ -7,6 +7,8 @@
  *   exclude: ["third_party/"]
  *   severity:                   # per-rule overrides: error | warning | note | off
  *     hip-api-runtime: note
+ *   hip_defines: [MY_USE_HIP]   # macros the HIP build defines: branches under them are
+ *                               # live for HIP, their #else branches dead
  */
 #ifndef TT_CONFIG_H
 #define TT_CONFIG_H
@@ -26,6 +28,8 @@ typedef struct tt_config {
   size_t n_include, n_exclude;
   tt_override *overrides;
   size_t n_overrides;
+  char **hip_defines;     /* extra HIP-side macros for preprocessor-branch rules */
+  size_t n_hip_defines;
 } tt_config;
 
 #define TT_CONFIG_NAME ".tiletrans.yaml"

@@ -16,6 +16,13 @@
 static void put_def(tt_consts *c, const tt_source *src, TSNode name, TSNode value) {
   uint32_t ns = ts_node_start_byte(name), ne = ts_node_end_byte(name);
   uint32_t vs = ts_node_start_byte(value), ve = ts_node_end_byte(value);
+  /* A macro's value runs to the end of its line, a trailing comment included. */
+  for (uint32_t i = vs; i + 1 < ve; i++)
+    if (src->text[i] == '/' && (src->text[i + 1] == '/' || src->text[i + 1] == '*')) {
+      ve = i;
+      break;
+    }
+  while (ve > vs && strchr(" \t\r\n", src->text[ve - 1])) ve--;
   char *k = tt_xstrndup(src->text + ns, ne - ns), *v = tt_xstrndup(src->text + vs, ve - vs);
   const char *old = tt_strmap_get(&c->defs, k, strlen(k));
   /* Defined twice differently (per-platform #if branches): the value is not known. */
@@ -64,6 +71,11 @@ static bool collect(TSNode n, void *vctx) {
     }
     return false;
   }
+  if (!strcmp(type, "enumerator")) { /* `enum { warp_size = 32 };` */
+    TSNode name = ts_node_child_by_field_name(n, "name", 4), value = ts_node_child_by_field_name(n, "value", 5);
+    if (!ts_node_is_null(name) && !ts_node_is_null(value)) put_def(x->c, x->src, name, value);
+    return false;
+  }
   if (!strcmp(type, "preproc_include")) {
     TSNode path = ts_node_child_by_field_name(n, "path", 4);
     if (!ts_node_is_null(path) && !strcmp(ts_node_type(path), "string_literal")) {
@@ -82,24 +94,22 @@ static void collect_file(tt_consts *c, const tt_tree *tree, char ***includes, si
   *n_includes = x.n_includes;
 }
 
-tt_consts *tt_consts_build(const tt_tree *tree) {
-  tt_consts *c = tt_xcalloc(1, sizeof *c);
-  char **inc;
-  size_t n_inc;
-  collect_file(c, tree, &inc, &n_inc);
+/* Collects the local headers of `tree` (`#include "…"` beside it), three levels deep;
+ * `seen` keeps each header to one visit. */
+static void collect_includes(tt_consts *c, const tt_tree *tree, char **inc, size_t n_inc, int depth, tt_strmap *seen) {
   char *dir = tt_fs_dirname(tree->src->path);
   for (size_t i = 0; i < n_inc; i++) {
     char *path = tt_fs_join(dir, inc[i]), *text;
     size_t len;
-    if (tt_fs_read(path, &text, &len, NULL) == 0) {
+    if (depth < 3 && !tt_strmap_get(seen, path, strlen(path)) && tt_fs_read(path, &text, &len, NULL) == 0) {
+      tt_strmap_put(seen, path, "");
       tt_source *src = tt_source_new(path, text, len, tree->src->lang);
       tt_tree *t = src ? tt_tree_parse(src) : NULL;
       if (t) {
         char **inner;
         size_t n_inner;
-        collect_file(c, t, &inner, &n_inner); /* one level: nested includes are ignored */
-        for (size_t k = 0; k < n_inner; k++) free(inner[k]);
-        free(inner);
+        collect_file(c, t, &inner, &n_inner);
+        collect_includes(c, t, inner, n_inner, depth + 1, seen);
       }
       tt_tree_free(t);
       if (src) tt_source_free(src);
@@ -110,6 +120,16 @@ tt_consts *tt_consts_build(const tt_tree *tree) {
   }
   free(inc);
   free(dir);
+}
+
+tt_consts *tt_consts_build(const tt_tree *tree) {
+  tt_consts *c = tt_xcalloc(1, sizeof *c);
+  char **inc;
+  size_t n_inc;
+  collect_file(c, tree, &inc, &n_inc);
+  tt_strmap seen = {0};
+  collect_includes(c, tree, inc, n_inc, 0, &seen);
+  tt_strmap_free(&seen);
   return c;
 }
 

@@ -13,6 +13,8 @@ void tt_filectx_init(tt_filectx *c, const tt_tree *tree) {
 void tt_filectx_free(tt_filectx *c) {
   tt_consts_free(c->consts);
   free(c->facts);
+  free(c->caps);
+  tt_strmap_free(&c->redefined);
   for (size_t i = 0; i < c->n_slots; i++) c->slots[i].free_data(c->slots[i].data);
   free(c->slots);
   memset(c, 0, sizeof *c);
@@ -44,4 +46,20 @@ const char *tt_filectx_fact(const tt_filectx *c, const char *name, uint32_t at) 
     if (!best || f->end - f->start < best->end - best->start) best = f;
   }
   return best ? best->label : NULL;
+}
+
+void tt_filectx_add_cap(tt_filectx *c, uint32_t start, uint32_t end, tt_severity max) {
+  TT_PUSH(c->caps, c->n_caps, c->caps_cap, ((tt_sev_cap){start, end, max}));
+}
+
+tt_severity tt_filectx_capped(const tt_filectx *c, uint32_t at, tt_severity sev) {
+  for (size_t i = 0; i < c->n_caps; i++)
+    if (at >= c->caps[i].start && at < c->caps[i].end && c->caps[i].max < sev) sev = c->caps[i].max;
+  return sev;
+}
+
+const tt_strmap *tt_filectx_redefined(tt_filectx *c) {
+  if (!c->redefined_built && c->redefined_build) c->redefined_build(c, c->redefined_arg);
+  c->redefined_built = true;
+  return &c->redefined;
 }

@@ -6,6 +6,8 @@
 
 #include "parser/tree.h"
 #include "rules/consts.h"
+#include "rules/rule.h"
+#include "util/strmap.h"
 
 typedef struct tt_fact {
   const char *name;   /* borrowed from the classifier's options */
@@ -21,8 +23,24 @@ typedef struct tt_filectx_slot {
   void (*free_data)(void *);
 } tt_filectx_slot;
 
+/* A range whose findings are reported at most at `max` (code the target does not
+ * compile: a classifier of preprocessor branches sets these). */
+typedef struct tt_sev_cap {
+  uint32_t start, end;
+  tt_severity max;
+} tt_sev_cap;
+
 typedef struct tt_filectx {
   const tt_tree *tree;
+  const char *const *target_defines; /* borrowed: extra target-side macros (config `hip_defines`) */
+  size_t n_target_defines;
+  tt_strmap redefined; /* names local headers #define for the target only (`#tt-not-redefined?`) */
+  /* Builds `redefined` on first use (reading headers costs; most files never ask). */
+  void (*redefined_build)(struct tt_filectx *c, const void *arg);
+  const void *redefined_arg;
+  bool redefined_built;
+  tt_sev_cap *caps;
+  size_t n_caps, caps_cap;
   tt_consts *consts;  /* built on first use */
   tt_fact *facts;
   size_t n_facts, cap;
@@ -38,6 +56,14 @@ void tt_filectx_add_fact(tt_filectx *c, const char *name, uint32_t start, uint32
  * `free_data` when the context is freed. */
 void *tt_filectx_cached(tt_filectx *c, const void *key, void *(*build)(tt_filectx *c, const void *arg),
                         const void *arg, void (*free_data)(void *));
+
+/* The names local headers redefine for the target, built on first call. */
+const tt_strmap *tt_filectx_redefined(tt_filectx *c);
+
+/* Caps the severity of findings in [start, end) at `max`. */
+void tt_filectx_add_cap(tt_filectx *c, uint32_t start, uint32_t end, tt_severity max);
+/* `sev` lowered to the tightest cap over a finding starting at byte `at`. */
+tt_severity tt_filectx_capped(const tt_filectx *c, uint32_t at, tt_severity sev);
 
 /* The label of fact `name` for the innermost labelled range containing byte `at`, or NULL. */
 const char *tt_filectx_fact(const tt_filectx *c, const char *name, uint32_t at);

@@ -190,14 +190,22 @@ static void deliver(const tt_tree *tree, tt_findings *local, tt_findings *out, t
   if (suppressed) tt_findings_sort(suppressed);
 }
 
+/* Lowers findings in ranges a classifier capped (code the target does not compile). */
+static void apply_caps(const tt_filectx *ctx, tt_findings *local) {
+  for (size_t i = 0; i < local->n && ctx->n_caps; i++)
+    local->items[i].severity = tt_filectx_capped(ctx, local->items[i].start, local->items[i].severity);
+}
+
 void tt_match_tree_ex(const tt_rulebook *book, const tt_selection *sel, const tt_tree *tree, tt_findings *out,
                       tt_match_extra *extra) {
   tt_findings local = {0};
   tt_filectx ctx;
   tt_filectx_init(&ctx, tree);
+  if (sel) ctx.target_defines = sel->target_defines, ctx.n_target_defines = sel->n_target_defines;
   run_analyzers(book, sel, &ctx, &local, true);
   run_queryset(&book->by_lang[tree->src->lang], sel, &ctx, &local);
   run_analyzers(book, sel, &ctx, &local, false);
+  apply_caps(&ctx, &local);
   tt_filectx_free(&ctx);
   tt_suppressions sup;
   tt_suppressions_scan(tree, &sup);
@@ -233,6 +241,7 @@ int tt_match_rule(const tt_rule *rule, const tt_rulebook *facts_from, const tt_t
       rc = -1;
     }
   }
+  apply_caps(&ctx, &local);
   tt_filectx_free(&ctx);
   if (rc < 0) return -1;
   tt_suppressions sup;

@@ -16,6 +16,7 @@ typedef enum {
   P_NOT_GUARDED,
   P_FILE_MATCH,
   P_FACT,
+  P_REDEFINED,
 } pred_kind;
 
 struct tt_pred {
@@ -51,6 +52,8 @@ static const struct {
     {"tt-file-match?", P_FILE_MATCH, false},
     {"tt-fact?", P_FACT, false},
     {"tt-not-fact?", P_FACT, true},
+    {"tt-redefined?", P_REDEFINED, false},
+    {"tt-not-redefined?", P_REDEFINED, true},
 };
 
 bool tt_parse_int_literal(const char *s, size_t n, uint64_t *v) {
@@ -142,6 +145,9 @@ static int compile_one(const TSQuery *q, const char *name, const TSQueryPredicat
     break;
   case P_FACT:
     if (p->n_strings != 2) goto arity;
+    break;
+  case P_REDEFINED:
+    if (p->n_strings != 0) goto arity;
     break;
   case P_INT_EQ:
     if (p->n_strings == 0) goto arity;
@@ -269,9 +275,14 @@ static bool holds_for_node(const tt_pred *p, TSNode node, const TSQueryMatch *m,
       if (strlen(p->strings[i]) == len && memcmp(p->strings[i], s, len) == 0) return true;
     return false;
   case P_INT_EQ: {
-    /* A literal, or a constant expression over the file's constants (`WARP / 2`). */
+    /* A literal, or a constant expression over the file's constants (`WARP / 2`). A
+     * macro's value (preproc_arg) may carry spaces and a trailing comment. */
     uint64_t v;
     int64_t sv;
+    while (len && (*s == ' ' || *s == '\t')) s++, len--;
+    for (size_t i = 0; i + 1 < len; i++)
+      if (s[i] == '/' && (s[i + 1] == '/' || s[i + 1] == '*')) len = i;
+    while (len && strchr(" \t\r\n", s[len - 1])) len--;
     if (!tt_parse_int_literal(s, len, &v)) {
       if (!tt_consts_eval(tt_filectx_consts(ctx), s, len, &sv)) return false;
       v = (uint64_t)sv;
@@ -284,6 +295,8 @@ static bool holds_for_node(const tt_pred *p, TSNode node, const TSQueryMatch *m,
     const char *label = tt_filectx_fact(ctx, p->strings[0], ts_node_start_byte(node));
     return label && strcmp(label, p->strings[1]) == 0;
   }
+  case P_REDEFINED:
+    return tt_strmap_get(tt_filectx_redefined(ctx), s, len) != NULL;
   case P_INSIDE:
     return has_ancestor(node, p->strings, p->n_strings);
   case P_IN_FUNCTION_MATCH: {

@@ -57,6 +57,8 @@ typedef struct tt_selection {
   const char *target;           /* NULL: every target */
   const tt_override *overrides; /* later entries win */
   size_t n_overrides;
+  const char *const *target_defines; /* macros the target side defines (config `hip_defines`) */
+  size_t n_target_defines;
 } tt_selection;
 
 /* The severity `rule` has in this run, or TT_SEV_OFF when it does not run. A NULL

@@ -5,8 +5,9 @@
 #       port32   (CDNA) and, the same translation, at warp 32 (RDNA; `check --warp 32`).
 #   (b) renames  pitfall kernels with candidate = <name>.hipify64.hip (hipify output with
 #                only the _sync masks widened to 64 bits): MISMATCH or RUN-FAIL, never
-#                PASS. Kernels documented as unaffected (attention_vec_padded,
-#                rmsnorm_block; vector_add, fused_gelu, tiled_matmul, reduce_cg with their
+#                PASS. A kernel without a _sync mask (nothing to widen) uses its
+#                .hipify.hip instead: MISMATCH or RUN-FAIL. Kernels documented as
+#                unaffected (attention_vec_padded, rmsnorm_block, template_group_sum; vector_add, fused_gelu, tiled_matmul, reduce_cg with their
 #                plain .hipify.hip): PASS.
 #   (c) mask32   <name>.hipify.hip that passes a 32-bit mask to a *_sync function:
 #                BUILD-FAIL with "The mask must be a 64-bit integer".
@@ -28,7 +29,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/tt-prove.XXXXXX")
 export TILETRANS_CACHE_DIR="$tmp/cache"   # shared by all groups: references build once
 
 UNAFFECTED_HIPIFY="vector_add fused_gelu tiled_matmul reduce_cg prog_affine_struct prog_histogram_header"   # no _sync: .hipify.hip
-UNAFFECTED_HIPIFY64="attention_vec_padded rmsnorm_block prog_bf16_rmsnorm"           # consistent 32-lane groups
+UNAFFECTED_HIPIFY64="attention_vec_padded rmsnorm_block prog_bf16_rmsnorm template_group_sum"           # consistent 32-lane groups
 # Whole programs whose 32-bit masks sit in a local header (hipify leaves the header as
 # it is and make-hipify64.py widens the .hip file only): their renames-only port is
 # rejected by the mask32 row alone.
@@ -114,6 +115,10 @@ for dir in corpus/cuda/*/; do
     elif case " $UNAFFECTED_HIPIFY " in *" $k "*) true;; *) false;; esac; then
       specs_bc+=("$(make_spec "$k" hipify "$k.hipify.hip")")
       echo "renames $k $k.hipify.hip $(hipcc_expect "$k" PASS) bc:$k.hipify" >>"$tmp/rows"
+    elif [ -f "$dir/$k.hipify.hip" ] && ! has_sync_mask "$dir/$k.hipify.hip"; then
+      # no _sync mask to widen: the renames-only file itself is the candidate
+      specs_bc+=("$(make_spec "$k" hipify "$k.hipify.hip")")
+      echo "renames $k $k.hipify.hip $(hipcc_expect "$k" NOTPASS) bc:$k.hipify" >>"$tmp/rows"
     else
       echo "renames $k $k.hipify64.hip MISSING-FILE bc:$k.hipify64" >>"$tmp/rows"
     fi

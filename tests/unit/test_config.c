@@ -317,3 +317,19 @@ Test(config, wants_include_and_exclude) {
   free(cfg);
   teardown(&x);
 }
+
+Test(config, hip_defines) {
+  fx x;
+  setup(&x);
+  char *cfg = put(&x, TT_CONFIG_NAME, "target: hip\nhip_defines: [MY_USE_HIP, PROJECT_ROCM]\n");
+  char *err = NULL;
+  tt_config *c = tt_config_load(cfg, &err);
+  cr_assert_not_null(c, "%s", err);
+  cr_assert_eq(c->n_hip_defines, 2u);
+  cr_expect_str_eq(c->hip_defines[0], "MY_USE_HIP", "macro names are not paths: kept as written");
+  cr_expect_str_eq(c->hip_defines[1], "PROJECT_ROCM");
+  tt_config_free(c);
+  free(cfg);
+  teardown(&x);
+  expect_config_error("hip_defines: MY_USE_HIP\n", 1, 14, "`hip_defines`");
+}

@@ -6,6 +6,7 @@
 
 #include "rules/consts.h"
 #include "rules/match.h"
+#include "rules/rule_load.h"
 #include "rules/rulebook.h"
 #include "support.h"
 #include "util/fs.h"
@@ -200,5 +201,55 @@ Test(facts, callers_that_disagree_leave_the_default) {
                      "__global__ void c(float *o) { o[0] = h(o[0]); }\n";
   cr_expect_eq(tts_match(r, TT_LANG_CUDA, code, NULL), 1,
                "only a: b has native evidence, so h keeps the default (c, with no evidence, has no say)");
+  tt_rule_free(r);
+}
+
+/* The shipped strategy classifier, loaded from rules/: evidence is code, launches and
+ * callees count, one strategy per call tree. */
+static tt_rule *shipped_strategy(void) {
+  char *err = NULL;
+  tt_rule *r = tt_rule_load(TT_SOURCE_DIR "/rules/hip/warp/hip-warp-strategy.yaml", &err);
+  cr_assert_not_null(r, "%s", err ? err : "");
+  return r;
+}
+
+Test(facts, comments_and_strings_are_no_evidence) {
+  tt_rule *r = shipped_strategy();
+  tt_findings fs = {0};
+  const char *code = "// each warp of 32 lanes: tid / 32\n"
+                     "__global__ void k(float *o) { /* & 31 */ const char *s = \"/ 32\"; o[threadIdx.x % warpSize] = s[0]; }\n";
+  cr_assert_eq(tts_match(r, TT_LANG_CUDA, code, &fs), 1);
+  cr_expect(strstr(fs.items[0].message, "strategy native"), "%s", fs.items[0].message);
+  tt_findings_free(&fs);
+  tt_rule_free(r);
+}
+
+Test(facts, a_kernel_follows_its_callee_and_its_launch) {
+  tt_rule *r = shipped_strategy();
+  tt_findings fs = {0};
+  const char *code =
+      "__device__ float wsum(float v) { for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffff, v, o); return v; }\n"
+      "__global__ void uses(float *o) { o[threadIdx.x / warpSize] = wsum(o[threadIdx.x]); }\n"
+      "__global__ void cols(float *o) { o[blockIdx.x * warpSize + threadIdx.x % warpSize] += 1.f; }\n"
+      "void host(float *o, int OC) { const int grid = OC / 32; cols<<<grid, 128>>>(o); }\n";
+  cr_assert_eq(tts_match(r, TT_LANG_CUDA, code, &fs), 3);
+  cr_expect(strstr(fs.items[1].message, "`uses`: porting strategy logical32 (calls `wsum` (logical32)"), "%s",
+            fs.items[1].message);
+  cr_expect(strstr(fs.items[2].message, "`cols`: porting strategy logical32 (the host counts 32-lane warps at its launch; evidence `/ 32`"),
+            "%s", fs.items[2].message);
+  tt_findings_free(&fs);
+  tt_rule_free(r);
+}
+
+Test(facts, a_helper_under_two_strategies_says_why_it_is_not_specialised) {
+  tt_rule *r = shipped_strategy();
+  tt_findings fs = {0};
+  const char *code = "__device__ float h(float v) { return __shfl_xor(v, 1) * warpSize; }\n"
+                     "__global__ void a(float *o) { o[threadIdx.x & 31] = h(__shfl_xor_sync(0xffffffff, o[0], 1)); }\n"
+                     "__global__ void b(float *o) { o[0] = h(o[0]) + (float)(__ballot(1) & 0xffffffffffffffffull); }\n";
+  cr_assert_eq(tts_match(r, TT_LANG_CUDA, code, &fs), 3);
+  cr_expect(strstr(fs.items[0].message, "called under two strategies (logical32 from `a`, native from `b`)"), "%s",
+            fs.items[0].message);
+  tt_findings_free(&fs);
   tt_rule_free(r);
 }

@@ -15,6 +15,8 @@
 
 typedef struct ns_opts {
   tt_strmap sources, narrow_types, sinks;
+  tt_strmap method_sources; /* member calls with a wide result: `tile.ballot(p)` */
+  bool wrappers;            /* functions that return a source call are sources too */
   char *wide_type;
 } ns_opts;
 
@@ -23,20 +25,31 @@ static void free_opts(void *p) {
   tt_strmap_free(&o->sources);
   tt_strmap_free(&o->narrow_types);
   tt_strmap_free(&o->sinks);
+  tt_strmap_free(&o->method_sources);
   free(o->wide_type);
   free(o);
 }
 
 static void *compile_opts(struct fy_node *opts, char **err, struct fy_node **at) {
-  static const char *const keys[] = {"sources", "narrow_types", "sinks", "wide_type", NULL};
+  static const char *const keys[] = {"sources", "narrow_types", "sinks", "wide_type", "method_sources", "wrappers", NULL};
   ns_opts *o = tt_xcalloc(1, sizeof *o);
+  char *wrappers = NULL;
   if (tt_opts_check_keys(opts, keys, err, at) < 0 || tt_opts_set(opts, "sources", &o->sources, err, at) < 0 ||
       tt_opts_set(opts, "narrow_types", &o->narrow_types, err, at) < 0 ||
       tt_opts_map(opts, "sinks", &o->sinks, err, at) < 0 ||
-      tt_opts_string(opts, "wide_type", &o->wide_type, err, at) < 0)
+      tt_opts_string(opts, "wide_type", &o->wide_type, err, at) < 0 ||
+      tt_opts_set(opts, "method_sources", &o->method_sources, err, at) < 0 ||
+      tt_opts_string(opts, "wrappers", &wrappers, err, at) < 0)
     goto bad;
-  if (!o->sources.n || !o->narrow_types.n || !o->wide_type) {
-    *err = tt_xstrdup("needs `sources`, `narrow_types` and `wide_type`");
+  if (wrappers && strcmp(wrappers, "true") && strcmp(wrappers, "false")) {
+    *err = tt_xstrdup("`wrappers` must be true or false");
+    free(wrappers);
+    goto bad;
+  }
+  o->wrappers = wrappers && !strcmp(wrappers, "true");
+  free(wrappers);
+  if ((!o->sources.n && !o->method_sources.n) || !o->narrow_types.n || !o->wide_type) {
+    *err = tt_xstrdup("needs `sources` (or `method_sources`), `narrow_types` and `wide_type`");
     goto bad;
   }
   return o;
@@ -58,9 +71,17 @@ typedef struct sink_call {
   uint32_t src_s, src_e;
 } sink_call;
 
+/* `x = source(...)`: a later store of a wide value, reported at its line too. */
+typedef struct assign_site {
+  uint32_t name_s, name_e, src_s, src_e, end;
+} assign_site;
+
 typedef struct scan {
   const ns_opts *o;
   const tt_tree *tree;
+  assign_site *assigns;
+  size_t n_assigns, assigns_cap;
+  const tt_strmap *wrapper_names; /* this file's functions that return a source call */
   narrow_var *vars;
   size_t n_vars, vars_cap;
   sink_call *sinks;
@@ -79,14 +100,26 @@ static TSNode unwrap(TSNode n) {
   }
 }
 
-/* When `n` is a call of a function named in `set`, returns its name node. */
+/* When `n` is a call of a function named in `set`, returns its name node. For the
+ * sources, also a member call named in `method_sources` (its member name node) and a
+ * call of one of the file's wrappers. */
 static bool call_of(const scan *s, TSNode n, const tt_strmap *set, TSNode *fn) {
   n = unwrap(n);
   if (ts_node_is_null(n) || strcmp(ts_node_type(n), "call_expression")) return false;
   *fn = ts_node_child_by_field_name(n, "function", 8);
-  if (ts_node_is_null(*fn) || strcmp(ts_node_type(*fn), "identifier")) return false;
+  if (ts_node_is_null(*fn)) return false;
+  bool sources = set == &s->o->sources;
+  if (!strcmp(ts_node_type(*fn), "field_expression")) {
+    if (!sources) return false;
+    *fn = ts_node_child_by_field_name(*fn, "field", 5);
+    if (ts_node_is_null(*fn)) return false;
+    uint32_t a = ts_node_start_byte(*fn), b = ts_node_end_byte(*fn);
+    return tt_strmap_get(&s->o->method_sources, text(s, a), b - a) != NULL;
+  }
+  if (strcmp(ts_node_type(*fn), "identifier")) return false;
   uint32_t a = ts_node_start_byte(*fn), b = ts_node_end_byte(*fn);
-  return tt_strmap_get(set, text(s, a), b - a) != NULL;
+  if (tt_strmap_get(set, text(s, a), b - a)) return true;
+  return sources && s->wrapper_names && tt_strmap_get(s->wrapper_names, text(s, a), b - a) != NULL;
 }
 
 static bool same_text(const scan *s, uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
@@ -133,6 +166,8 @@ static void add_assignment(scan *s, TSNode as) {
   if (ts_node_is_null(left) || strcmp(ts_node_type(left), "identifier")) return;
   if (ts_node_is_null(right) || !call_of(s, right, &s->o->sources, &fn)) return;
   uint32_t a = ts_node_start_byte(left), b = ts_node_end_byte(left);
+  TT_PUSH(s->assigns, s->n_assigns, s->assigns_cap,
+          ((assign_site){a, b, ts_node_start_byte(fn), ts_node_end_byte(fn), ts_node_end_byte(as)}));
   for (size_t i = s->n_vars; i-- > 0;)
     if (same_text(s, s->vars[i].name_s, s->vars[i].name_e, a, b)) {
       if (!s->vars[i].src_e) s->vars[i].src_s = ts_node_start_byte(fn), s->vars[i].src_e = ts_node_end_byte(fn);
@@ -170,6 +205,26 @@ typedef struct report_ctx {
   void *ud;
 } report_ctx;
 
+/* The later stores into `v` and the sinks that count it are reported at their own lines
+ * (no fix: the declaration's finding carries the edits, sinks included). */
+static void report_uses(scan *s, report_ctx *rc, const narrow_var *v, tt_binding *b) {
+  for (size_t k = 0; k < s->n_assigns; k++) {
+    const assign_site *a = &s->assigns[k];
+    if (!same_text(s, a->name_s, a->name_e, v->name_s, v->name_e) || a->name_s < v->name_e) continue;
+    b[2] = (tt_binding){"source", text(s, a->src_s), a->src_e - a->src_s, a->src_s, a->src_e};
+    tt_analyzer_hit h = {a->name_s, a->end, b, 5, NULL, 0, false};
+    rc->emit(rc->ud, &h);
+  }
+  b[2] = (tt_binding){"source", text(s, v->src_s), v->src_e - v->src_s, v->src_s, v->src_e};
+  for (size_t j = 0; j < s->n_sinks; j++) {
+    const sink_call *c = &s->sinks[j];
+    if (c->arg_is_source || !same_text(s, c->arg_s, c->arg_e, v->name_s, v->name_e) || c->fn_s < v->name_e) continue;
+    b[3] = (tt_binding){"sink", text(s, c->fn_s), c->fn_e - c->fn_s, c->fn_s, c->fn_e};
+    tt_analyzer_hit h = {c->fn_s, c->arg_e + 1, b, 5, NULL, 0, false};
+    rc->emit(rc->ud, &h);
+  }
+}
+
 static void report_function(scan *s, report_ctx *rc) {
   const char *wide = s->o->wide_type;
   for (size_t i = 0; i < s->n_vars; i++) {
@@ -193,6 +248,7 @@ static void report_function(scan *s, report_ctx *rc) {
     tt_analyzer_hit h = {v->type_s, v->name_e, b, 5, edits, ne, true};
     rc->emit(rc->ud, &h);
     free(edits);
+    report_uses(s, rc, v, b);
   }
   for (size_t j = 0; j < s->n_sinks; j++) {
     sink_call *c = &s->sinks[j];
@@ -213,22 +269,75 @@ typedef struct fn_walk {
   const ns_opts *o;
   const tt_tree *tree;
   report_ctx rc;
+  tt_strmap wrappers; /* name -> "" for functions whose return value is a source call */
 } fn_walk;
+
+typedef struct ret_scan {
+  scan *s;
+  bool returns_source;
+  TSNode src_fn;
+} ret_scan;
+
+static bool on_return(TSNode n, void *vr) {
+  ret_scan *r = vr;
+  if (!strcmp(ts_node_type(n), "lambda_expression")) return false;
+  if (strcmp(ts_node_type(n), "return_statement")) return true;
+  TSNode v = ts_node_named_child_count(n) ? ts_node_named_child(n, 0) : (TSNode){0}, fn;
+  if (!ts_node_is_null(v) && call_of(r->s, v, &r->s->o->sources, &fn)) r->returns_source = true, r->src_fn = fn;
+  return false;
+}
+
+/* A wrapper: a function that returns a source call (`return __ballot_sync(m, p);`). Its
+ * calls are sources; when it declares a narrow return type, that is a narrow store. */
+static bool on_wrapper(TSNode n, void *ctx) {
+  fn_walk *w = ctx;
+  if (strcmp(ts_node_type(n), "function_definition")) return true;
+  TSNode body = ts_node_child_by_field_name(n, "body", 4), d = ts_node_child_by_field_name(n, "declarator", 10);
+  while (!ts_node_is_null(d) && strcmp(ts_node_type(d), "function_declarator"))
+    d = ts_node_child_by_field_name(d, "declarator", 10);
+  TSNode name = ts_node_is_null(d) ? d : ts_node_child_by_field_name(d, "declarator", 10);
+  if (ts_node_is_null(body) || ts_node_is_null(name) || strcmp(ts_node_type(name), "identifier")) return false;
+  scan s = {.o = w->o, .tree = w->tree, .wrapper_names = &w->wrappers};
+  ret_scan r = {&s, false, {{0}, 0, 0}};
+  tt_tree_walk(body, on_return, &r);
+  if (!r.returns_source) return false;
+  uint32_t a = ts_node_start_byte(name), b = ts_node_end_byte(name);
+  char *k = tt_xstrndup(text(&s, a), b - a);
+  tt_strmap_put(&w->wrappers, k, "");
+  free(k);
+  TSNode type = ts_node_child_by_field_name(n, "type", 4);
+  if (ts_node_is_null(type) || !is_narrow_type(&s, type)) return false;
+  const char *wide = w->o->wide_type;
+  uint32_t ts = ts_node_start_byte(type), te = ts_node_end_byte(type);
+  uint32_t ss = ts_node_start_byte(r.src_fn), se = ts_node_end_byte(r.src_fn);
+  tt_edit e = {ts, te, (char *)wide};
+  tt_binding bd[] = {{"var", text(&s, a), b - a, a, b},
+                     {"type", text(&s, ts), te - ts, ts, te},
+                     {"source", text(&s, ss), se - ss, ss, se},
+                     {"sink", "return", 6, 0, 0},
+                     {"wide", wide, strlen(wide), ts, te}};
+  tt_analyzer_hit h = {ts, b, bd, 5, &e, 1, true};
+  w->rc.emit(w->rc.ud, &h);
+  return false;
+}
 
 static bool on_function(TSNode n, void *ctx) {
   fn_walk *w = ctx;
   if (strcmp(ts_node_type(n), "function_definition")) return true;
-  scan s = {.o = w->o, .tree = w->tree};
+  scan s = {.o = w->o, .tree = w->tree, .wrapper_names = &w->wrappers};
   tt_tree_walk(n, collect, &s);
   report_function(&s, &w->rc);
+  free(s.assigns);
   free(s.vars);
   free(s.sinks);
   return false; /* nested functions (lambdas) are part of this one's scan */
 }
 
 static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *ud) {
-  fn_walk w = {opts, ctx->tree, {emit, ud}};
+  fn_walk w = {opts, ctx->tree, {emit, ud}, {0}};
+  if (w.o->wrappers) tt_tree_walk(ts_tree_root_node(ctx->tree->ts), on_wrapper, &w);
   tt_tree_walk(ts_tree_root_node(ctx->tree->ts), on_function, &w);
+  tt_strmap_free(&w.wrappers);
 }
 
 static const char *const bindings[] = {"var", "type", "source", "sink", "wide", NULL};
