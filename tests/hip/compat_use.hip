@@ -19,6 +19,8 @@ __global__ void bf16_math(const __hip_bfloat16 *in, __hip_bfloat16 *out, float2 
   __hip_bfloat16_raw raw = c;
   out[i] = __hadd(__float2bfloat16_rn(f + k), __ushort_as_bfloat16(raw.x));
   out[i] = __shfl_xor(out[i], 1);
+  atomicAdd(out + (i ^ 1), a);
+  atomicAdd(reinterpret_cast<__hip_bfloat162 *>(out) + i / 2, p);
   if (a < b && a != b) out[i] = __float22bfloat162_rn(make_float2(f, f)).x;
 }
 
@@ -33,6 +35,9 @@ __global__ void cg_reduce(const float *in, float *out, int *ids) {
   unsigned r = tiletrans::meta_group_rank(warp), z = tiletrans::meta_group_size(warp);
   cg::coalesced_group active = cg::coalesced_threads();
   float c = cg::reduce(active, v, cg::plus<float>());
+  float inc = cg::inclusive_scan(warp, v), exc = cg::exclusive_scan(warp, v, cg::plus<float>());
+  int cinc = cg::inclusive_scan(active, (int)v, cg::bit_or<int>());
+  s += inc + exc + cinc;
   tiletrans::stcs(out + blockIdx.x * blockDim.x + threadIdx.x, s + m + l + c + x + r + z);
   tiletrans::stwt(ids, (int)tiletrans::ldg(ids) + (int)tiletrans::ldcg(ids) + (int)tiletrans::ldca(ids) +
                          (int)tiletrans::ldlu(ids) + (int)tiletrans::ldcv(ids));

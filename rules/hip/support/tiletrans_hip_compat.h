@@ -8,9 +8,11 @@
  *
  *   bf16          __hip_bfloat16 / __hip_bfloat162 (the ROCm 6 names; <hip/hip_bf16.h> is used
  *                 where it exists) with CUDA's cuda_bf16.h conversions and arithmetic.
- *   cg reduce     cooperative_groups::reduce with plus, less, greater, bit_and, bit_or, bit_xor.
+ *   cg reduce     cooperative_groups::reduce with plus, less, greater, bit_and, bit_or, bit_xor;
+ *                 inclusive_scan / exclusive_scan of cooperative_groups/scan.h.
  *   meta groups   tiletrans::meta_group_rank(tile) / meta_group_size(tile) for tiles
  *                 partitioned from the thread block (what tile.meta_group_rank() means there).
+ *   bf16 atomics  atomicAdd on __hip_bfloat16 / __hip_bfloat162 (a CAS loop).
  *   cache hints   tiletrans::ldcs, ldcg, ldca, ldlu, ldcv, stcs, stcg, stwb, stwt: plain loads
  *                 and stores (the hints change caching only, never values).
  *   match         tiletrans::match_any_sync(v) / match_all_sync(v, &pred) over the active
@@ -184,6 +186,37 @@ __device__ inline __hip_bfloat16 __shfl_down(__hip_bfloat16 v, unsigned int d, i
 __device__ inline __hip_bfloat16 __shfl_up(__hip_bfloat16 v, unsigned int d, int width = warpSize) {
   return __ushort_as_bfloat16((unsigned short)__shfl_up((int)v.__x, d, width));
 }
+
+/* atomicAdd on bf16 (HIP 5.2 has none): a compare-and-swap loop on the aligned 32-bit word
+ * that holds the value, as for any 16-bit atomic on AMD GPUs. Returns the old value. */
+__device__ inline __hip_bfloat162 atomicAdd(__hip_bfloat162 *addr, __hip_bfloat162 v) {
+  unsigned int *word = reinterpret_cast<unsigned int *>(addr);
+  unsigned int old = *word, assumed;
+  __hip_bfloat162 cur;
+  do {
+    assumed = old;
+    __builtin_memcpy(&cur, &assumed, 4);
+    __hip_bfloat162 sum = cur + v;
+    unsigned int next;
+    __builtin_memcpy(&next, &sum, 4);
+    old = atomicCAS(word, assumed, next);
+  } while (assumed != old);
+  __builtin_memcpy(&cur, &old, 4);
+  return cur;
+}
+__device__ inline __hip_bfloat16 atomicAdd(__hip_bfloat16 *addr, __hip_bfloat16 v) {
+  uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+  unsigned int *word = reinterpret_cast<unsigned int *>(a & ~(uintptr_t)3);
+  const unsigned int shift = (a & 2) ? 16u : 0u;
+  unsigned int old = *word, assumed;
+  do {
+    assumed = old;
+    __hip_bfloat16 sum = __ushort_as_bfloat16((unsigned short)(assumed >> shift)) + v;
+    unsigned int next = (assumed & ~(0xffffu << shift)) | ((unsigned int)sum.__x << shift);
+    old = atomicCAS(word, assumed, next);
+  } while (assumed != old);
+  return __ushort_as_bfloat16((unsigned short)(old >> shift));
+}
 #undef TT_HD_
 #endif /* bf16 */
 
@@ -206,6 +239,29 @@ template <class Group, class T, class Op> __device__ inline T reduce(const Group
     if (r + o < n) val = op(val, other);
   }
   return g.shfl(val, 0);
+}
+
+/* cooperative_groups/scan.h: Hillis-Steele scans with shfl_up, in rank order, for any
+ * group size. exclusive_scan gives rank 0 a value-initialised T (0 for plus; CUDA leaves
+ * it unspecified for other operators). */
+template <class Group, class T, class Op> __device__ inline T inclusive_scan(const Group &g, T val, Op op) {
+  const unsigned n = g.size(), r = g.thread_rank();
+  for (unsigned o = 1; o < n; o <<= 1) {
+    T other = g.shfl_up(val, o);
+    if (r >= o) val = op(other, val);
+  }
+  return val;
+}
+template <class Group, class T> __device__ inline T inclusive_scan(const Group &g, T val) {
+  return inclusive_scan(g, val, plus<T>());
+}
+template <class Group, class T, class Op> __device__ inline T exclusive_scan(const Group &g, T val, Op op) {
+  T inc = inclusive_scan(g, val, op);
+  T prev = g.shfl_up(inc, 1);
+  return g.thread_rank() == 0 ? T() : prev;
+}
+template <class Group, class T> __device__ inline T exclusive_scan(const Group &g, T val) {
+  return exclusive_scan(g, val, plus<T>());
 }
 } // namespace cooperative_groups
 
