@@ -3,7 +3,7 @@
 # fast when everything is already there. Set TT_WITH_HIP=1 to also install hipcc (large).
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libfyaml-dev libjansson-dev libpcre2-dev libcriterion-dev)
-[ "${TT_WITH_HIP:-0}" = 1 ] && pkgs+=(hipcc libamdhip64-dev libhiprand-dev libhipsparse-dev)
+[ "${TT_WITH_HIP:-0}" = 1 ] && pkgs+=(hipcc libamdhip64-dev libhiprand-dev librocrand-dev libhipsparse-dev)
 missing=()
 # npm ships with the machine image; take Debian's only where it is absent.
 command -v npm >/dev/null 2>&1 || missing+=(npm)
