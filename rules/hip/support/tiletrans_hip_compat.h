@@ -314,9 +314,14 @@ __device__ inline unsigned long long same_value(unsigned long long lanes, unsign
   }
   return result;
 }
-/* The caller's 32-lane group of the wavefront (all of it on wave32). */
+/* The caller's 32-lane group of the wavefront (all of it on wave32). The wavefront size is
+ * the compiler's, per target (gfx90a/gfx940: 64, gfx1030: 32). */
 __device__ inline unsigned long long group32_lanes() {
-  return warpSize == 32 ? ~0ull : (0xffffffffull << (__lane_id() & 32));
+#if defined(__AMDGCN_WAVEFRONT_SIZE) && __AMDGCN_WAVEFRONT_SIZE == 32
+  return ~0ull;
+#else
+  return 0xffffffffull << (__lane_id() & 32);
+#endif
 }
 } // namespace match_detail
 
