@@ -13,7 +13,7 @@ pkgs+=(help2man dpkg-dev man-db pre-commit git)
 # `check --format junit` writes XML with libxml2; its tests render the markdown report
 # with GitHub's renderer (cmark-gfm).
 pkgs+=(libxml2-dev cmark-gfm)
-[ "${TT_WITH_HIP:-0}" = 1 ] && pkgs+=(hipcc libamdhip64-dev libhiprand-dev libhipsparse-dev)
+[ "${TT_WITH_HIP:-0}" = 1 ] && pkgs+=(hipcc libamdhip64-dev libhiprand-dev librocrand-dev libhipsparse-dev)
 # PyTorch references of `tiletrans check` (reference: {torch: ...}) run in Debian's python3.
 [ "${TT_WITH_TORCH:-0}" = 1 ] && pkgs+=(python3-torch)
 missing=()

@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/port_tree.h"
 #include "util/fs.h"
 #include "util/util.h"
 
@@ -16,7 +17,9 @@ static void help(FILE *out) {
         "Applies every fix of the target's rules, re-parsing and repeating until nothing changes.\n"
         "Edits inside code that failed to parse are refused and reported; overlapping fixes are\n"
         "reported and a deterministic one wins. Files are replaced atomically and keep their mode;\n"
-        "unchanged files are not touched.\n"
+        "unchanged files are not touched. Support headers that the port includes (from the\n"
+        "rulebook's support/ folders, e.g. tiletrans_hip_compat.h) are written next to it, and\n"
+        "with --out, `#include \"x.cu\"` follows x.cu to x.hip.\n"
         "\n"
         "  --target T        the port's target (default: .tiletrans.yaml's)\n"
         "  --in-place        rewrite the files where they are\n"
@@ -119,42 +122,76 @@ static int write_if_changed(const char *dest, const char *text, size_t len, char
   return tt_fs_write_atomic(dest, text, len, err);
 }
 
-static int emit(const tt_cli_opts *o, rw_flags *f, tt_cli_run *run, size_t i) {
+/* Writes each support file that `inc` says the port at `dest` includes, next to it. */
+static int write_supports(const tt_port_supports *sup, const tt_port_includes *inc, const char *dest, char **err) {
+  char *dir = tt_fs_dirname(dest);
+  int rc = 0;
+  for (size_t k = 0; k < sup->n && rc == 0; k++) {
+    if (!inc->needs[k]) continue;
+    char *to = tt_fs_join(dir, sup->items[k].name);
+    rc = write_if_changed(to, sup->items[k].text, sup->items[k].len, err);
+    free(to);
+  }
+  free(dir);
+  return rc;
+}
+
+/* Support files named by `inc` that stdout/--diff output cannot carry: said on stderr. */
+static void tell_supports(const tt_port_supports *sup, const tt_port_includes *inc, const char *path) {
+  for (size_t k = 0; k < sup->n; k++)
+    if (inc->needs[k])
+      fprintf(stderr, "%s: note: the port includes \"%s\"; --out or --in-place writes it next to the file (from %s)\n",
+              path, sup->items[k].name, sup->items[k].path);
+}
+
+static int emit(const tt_cli_opts *o, rw_flags *f, tt_cli_run *run, const tt_port_supports *sup, size_t i) {
   tt_file_result *fr = &run->files[i];
   if (fr->error) return 0;
+  const tt_cli_profile *p = &run->profiles[run->file_profile[i]];
+  const char *root = o->paths[run->file_root[i]];
+  bool renames = f->mode == MODE_OUT && p->sel.target && !strcmp(p->sel.target, "hip");
+  tt_port_includes inc;
+  tt_port_includes_scan(sup, fr->new_text, fr->new_len, fr->path, root, renames, &inc);
+  const char *text = inc.text ? inc.text : fr->new_text;
+  size_t len = inc.text ? inc.len : fr->new_len;
   char *err = NULL;
   int rc = 0;
   switch (f->mode) {
   case MODE_STDOUT:
-    if (f->format == TT_FMT_TEXT) fwrite(fr->new_text, 1, fr->new_len, stdout);
+    if (f->format == TT_FMT_TEXT) fwrite(text, 1, len, stdout);
+    tell_supports(sup, &inc, fr->path);
     break;
   case MODE_DIFF:
     if (f->format == TT_FMT_TEXT && fr->changed) {
-      char *root, *name = strcmp(fr->path, "<stdin>") ? tt_cli_diff_path(fr->path, &root) : (root = NULL, tt_xstrdup("stdin"));
+      char *droot, *name = strcmp(fr->path, "<stdin>") ? tt_cli_diff_path(fr->path, &droot) : (droot = NULL, tt_xstrdup("stdin"));
       char *a = tt_xasprintf("a/%s", name), *b = tt_xasprintf("b/%s", name);
-      if (root) fprintf(stderr, "%s: the diff names it `%s`, relative to %s: apply it there\n", fr->path, name, root);
-      tt_diff_unified(stdout, a, b, fr->src->text, fr->src->len, fr->new_text, fr->new_len);
+      if (droot) fprintf(stderr, "%s: the diff names it `%s`, relative to %s: apply it there\n", fr->path, name, droot);
+      tt_diff_unified(stdout, a, b, fr->src->text, fr->src->len, text, len);
       free(a);
       free(b);
       free(name);
-      free(root);
+      free(droot);
     }
+    tell_supports(sup, &inc, fr->path);
     break;
   case MODE_IN_PLACE:
-    if (!fr->changed) break;
-    clean_folder_of(f, fr->path);
-    report_hard_links(fr->path);
-    rc = tt_fs_write_atomic(fr->path, fr->new_text, fr->new_len, &err);
+    if (fr->changed) {
+      clean_folder_of(f, fr->path);
+      report_hard_links(fr->path);
+      rc = tt_fs_write_atomic(fr->path, text, len, &err);
+    }
+    if (rc == 0) rc = write_supports(sup, &inc, fr->path, &err);
     break;
   case MODE_OUT: {
-    const tt_cli_profile *p = &run->profiles[run->file_profile[i]];
-    char *dest = out_path(f->out_dir, o->paths[run->file_root[i]], fr->path, p->sel.target);
+    char *dest = out_path(f->out_dir, root, fr->path, p->sel.target);
     clean_folder_of(f, dest);
-    rc = write_if_changed(dest, fr->new_text, fr->new_len, &err);
+    rc = write_if_changed(dest, text, len, &err);
+    if (rc == 0) rc = write_supports(sup, &inc, dest, &err);
     free(dest);
     break;
   }
   }
+  tt_port_includes_free(&inc);
   if (rc < 0) fr->error = tt_cli_without_path(err, fr->path);
   return rc;
 }
@@ -200,15 +237,29 @@ int tt_cmd_rewrite(int argc, char **argv) {
       rc = TT_EXIT_USAGE;
       goto out_run;
     }
+  /* The support files come from the same rules folders as the rulebook. */
+  tt_port_supports sup;
+  {
+    const char *def = tt_cli_default_rules_dir();
+    const tt_config *cfg = run.n_profiles ? run.profiles[0].config : NULL;
+    size_t n = 0;
+    const char **dirs = tt_xcalloc(o.n_rule_dirs + (cfg ? cfg->n_rule_dirs : 0) + 1, sizeof *dirs);
+    if (o.n_rule_dirs == 0) dirs[n++] = def;
+    for (size_t i = 0; i < o.n_rule_dirs; i++) dirs[n++] = o.rule_dirs[i];
+    for (size_t i = 0; cfg && i < cfg->n_rule_dirs; i++) dirs[n++] = cfg->rule_dirs[i];
+    tt_port_supports_load(dirs, n, run.n_profiles ? run.profiles[0].sel.target : NULL, &sup);
+    free(dirs);
+  }
   bool unfixed = false;
   for (size_t i = 0; i < run.n_files; i++) {
-    emit(&o, &f, &run, i);
+    emit(&o, &f, &run, &sup, i);
     tt_file_result *fr = &run.files[i];
     unfixed |= !fr->error && fr->errors_left > 0;
     if (!fr->error && !fr->converged)
       fprintf(stderr, "%s: warning: fixes still changing the file after the round limit; review the result\n",
               fr->path);
   }
+  tt_port_supports_free(&sup);
   bool input_error = tt_cli_report_input_errors(&run);
   rc = input_error ? TT_EXIT_INPUT : unfixed ? TT_EXIT_FINDINGS : TT_EXIT_OK;
   tt_report rep = {.files = run.files, .n_files = run.n_files, .book = run.profiles[0].book,

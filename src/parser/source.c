@@ -57,3 +57,28 @@ const char *tt_source_line(const tt_source *src, uint32_t line, uint32_t *n) {
   *n = end - start;
   return src->text + start;
 }
+
+/* A line of array data: hex or decimal literals (with suffixes), signs, points, commas and
+ * blanks only, and at least one digit. */
+static bool data_line(const char *p, uint32_t n) {
+  bool digit = false;
+  for (uint32_t i = 0; i < n; i++) {
+    char c = p[i];
+    if (c >= '0' && c <= '9') digit = true;
+    else if (!(c == ',' || c == ' ' || c == '\t' || c == '\r' || c == 'x' || c == 'X' || c == '-' || c == '+' ||
+               c == '.' || ((c | 32) >= 'a' && (c | 32) <= 'f') || (c | 32) == 'u' || (c | 32) == 'l'))
+      return false;
+  }
+  return digit;
+}
+
+bool tt_source_is_data(const tt_source *src) {
+  if (src->len < TT_SOURCE_DATA_MIN_BYTES) return false;
+  uint64_t data = 0;
+  for (uint32_t l = 1; l <= src->n_lines; l++) {
+    uint32_t n;
+    const char *p = tt_source_line(src, l, &n);
+    if (data_line(p, n)) data += n + 1;
+  }
+  return data * 10 >= (uint64_t)src->len * 9;
+}

@@ -42,4 +42,11 @@ const char *tt_source_line(const tt_source *src, uint32_t line, uint32_t *n);
 /* The byte offset where line `line` starts (len when past the end). */
 uint32_t tt_source_line_start(const tt_source *src, uint32_t line);
 
+/* True for generated data files: at least TT_SOURCE_DATA_MIN_BYTES, of which nine tenths
+ * are lines holding only numeric literals and commas (the byte arrays of `*.cubin.cpp`,
+ * embedded fatbins, lookup tables). They carry no code to port, and parsing and matching
+ * megabytes of literals would cost seconds per file. One pass over the lines. */
+#define TT_SOURCE_DATA_MIN_BYTES (256u * 1024u)
+bool tt_source_is_data(const tt_source *src);
+
 #endif

@@ -11,6 +11,29 @@ typedef struct chosen {
   size_t order; /* tie-break for insertions at the same point: first chosen first */
 } chosen;
 
+/* In a region that failed to parse, an edit is still safe when it replaces exactly one
+ * identifier token that tree-sitter lexed there with another name: the bytes are an
+ * identifier whatever the construct around them means (comments and literals are
+ * tokens of their own, so a name inside them is never an identifier leaf). Renames in
+ * constructs the grammar does not know (`extern template void f<float>(cudaStream_t);`)
+ * then go through like the lines around them. */
+static bool name_char(char c) { return c == '_' || c == ':' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z'); }
+
+static bool token_rename(const tt_tree *tree, const tt_edit *e) {
+  if (e->start == e->end || !e->replacement[0] || e->replacement[0] == ':') return false;
+  for (const char *c = e->replacement; *c; c++)
+    if (!name_char(*c)) return false;
+  TSNode n = ts_node_descendant_for_byte_range(ts_tree_root_node(tree->ts), e->start, e->end);
+  if (ts_node_is_null(n) || ts_node_child_count(n) != 0 || ts_node_is_missing(n) ||
+      ts_node_start_byte(n) != e->start || ts_node_end_byte(n) != e->end)
+    return false;
+  static const char *const kinds[] = {"identifier", "type_identifier", "field_identifier", "namespace_identifier"};
+  const char *type = ts_node_type(n);
+  for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+    if (!strcmp(type, kinds[i])) return true;
+  return false;
+}
+
 static bool overlaps(const tt_edit *e, const chosen *c) {
   if (e->start == c->start && e->end == c->end) return strcmp(e->replacement, c->text) != 0;
   if (e->start == e->end) return c->start < e->start && e->start < c->end;
@@ -40,7 +63,7 @@ char *tt_edits_apply(const tt_tree *tree, tt_findings *fs, size_t *out_len) {
     bool bad_syntax = false, conflict = false;
     for (size_t k = 0; k < f->n_edits; k++) {
       const tt_edit *e = &f->edits[k];
-      if (tt_tree_in_error(tree, e->start, e->end)) bad_syntax = true;
+      if (tt_tree_in_error(tree, e->start, e->end) && !token_rename(tree, e)) bad_syntax = true;
       for (size_t j = 0; j < n && !conflict; j++) conflict = overlaps(e, &ch[j]);
       /* Two edits of the same fix may not overlap each other either. */
       for (size_t j = 0; j < k && !conflict; j++) {

@@ -4,7 +4,8 @@
  * then rule id) so the outcome never depends on thread timing or rule load order: a fix
  * is applied when none of its edits overlaps an edit already chosen (an identical edit
  * counts as agreement, not conflict; two different insertions at one point conflict,
- * since their order would be a guess) and none touches a region that failed to parse. */
+ * since their order would be a guess) and none touches a region that failed to parse,
+ * except an edit that renames exactly one identifier token lexed there (see edit.c). */
 #ifndef TT_EDIT_H
 #define TT_EDIT_H
 

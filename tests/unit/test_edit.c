@@ -274,7 +274,8 @@ Test(edit, fix_in_error_region_refused) {
   cr_assert_gt(x.tree->n_errors, 0u);
   uint32_t g = (uint32_t)(strstr(BROKEN, "g(1") - BROKEN), c3 = (uint32_t)(strstr(BROKEN, "3;") - BROKEN);
   add(&x.fs, &RA, 8, 9, 1, U(8), U(9), "10");
-  add(&x.fs, &RB, g, g + 1, 1, g, g + 1, "h");
+  /* more than one token: refused */
+  add(&x.fs, &RB, g, g + 3, 1, g, g + 3, "h(2");
   add(&x.fs, &RC, c3, c3 + 1, 1, c3, c3 + 1, "30");
   tt_findings_sort(&x.fs);
   apply(&x);
@@ -285,11 +286,29 @@ Test(edit, fix_in_error_region_refused) {
   teardown(&x);
 }
 
+/* A rename of exactly one identifier token is safe even where the parse failed: the
+ * bytes are a name whatever the construct means. Other text there is still refused. */
+Test(edit, identifier_token_rename_in_error_region_applies) {
+  fixture x;
+  setup(&x, BROKEN);
+  cr_assert(tt_tree_in_error(x.tree, 0, x.src->len));
+  uint32_t g = (uint32_t)(strstr(BROKEN, "g(1") - BROKEN), one = g + 2;
+  add(&x.fs, &RA, g, g + 1, 1, g, g + 1, "tiletrans::h");
+  add(&x.fs, &RB, one, one + 1, 1, one, one + 1, "2");       /* a number, not a name */
+  add(&x.fs, &RC, g, g + 1, 1, g, g + 1, "h(0)");             /* not a name */
+  apply(&x);
+  cr_expect_str_eq(x.out, "int a = 1;\nvoid f() { tiletrans::h(1, ]; }\nint c = 3;\n", "got `%s`", x.out);
+  cr_expect_eq(of_rule(&x, &RA)->fix_status, TT_FIX_APPLIED);
+  cr_expect_eq(of_rule(&x, &RB)->fix_status, TT_FIX_SYNTAX_ERROR);
+  cr_expect_neq(of_rule(&x, &RC)->fix_status, TT_FIX_APPLIED);
+  teardown(&x);
+}
+
 Test(edit, multi_edit_fix_touching_error_region_refused_entirely) {
   fixture x;
   setup(&x, BROKEN);
   uint32_t g = (uint32_t)(strstr(BROKEN, "g(1") - BROKEN);
-  add(&x.fs, &RA, 8, 9, 2, U(8), U(9), "10", g, g + 1, "h");
+  add(&x.fs, &RA, 8, 9, 2, U(8), U(9), "10", g, g + 3, "h(2");
   apply(&x);
   cr_expect_null(x.out, "nothing applies: got `%s`", x.out ? x.out : "");
   cr_expect_eq(x.fs.items[0].fix_status, TT_FIX_SYNTAX_ERROR);

@@ -147,26 +147,21 @@ Test(rewrite, fixes_that_undo_each_other_do_not_converge) {
   done(&x);
 }
 
-Test(rewrite, refuses_edits_in_error_regions) {
+/* In b, `foo(2)` parses, but its statement is broken (a MISSING operand). A rename of the
+ * one identifier token goes through there too (edit.c), so no line is left half-renamed;
+ * other edits in such regions are refused (test_edit.c). */
+Test(rewrite, renames_identifier_tokens_in_error_regions) {
   fx x = {.dir = tts_tmpdir()};
   write_rule(x.dir, "a-rename", RENAME_FOO, "fn", "bar");
   load(&x);
-  /* In b, `foo(2)` parses, but its statement is broken (a MISSING operand). */
   const char *text = "void a() { foo(1); }\nvoid b() { int x = foo(2) +* ; }\nvoid c() { foo(3); }\n";
   rewrite(&x, text);
-  cr_expect_str_eq(x.r.text, "void a() { bar(1); }\nvoid b() { int x = foo(2) +* ; }\nvoid c() { bar(3); }\n", "got `%s`",
+  cr_expect_str_eq(x.r.text, "void a() { bar(1); }\nvoid b() { int x = bar(2) +* ; }\nvoid c() { bar(3); }\n", "got `%s`",
                    x.r.text);
   cr_expect_eq(x.r.converged, 1);
-  size_t applied = 0, refused = 0;
-  for (size_t i = 0; i < x.r.findings.n; i++) {
-    if (x.r.findings.items[i].fix_status == TT_FIX_APPLIED) applied++;
-    if (x.r.findings.items[i].fix_status == TT_FIX_SYNTAX_ERROR) {
-      refused++;
-      cr_expect_eq(x.r.findings.items[i].start_pos.line, 2u);
-    }
-  }
-  cr_expect_eq(applied, 2u);
-  cr_expect_eq(refused, 1u);
+  size_t applied = 0;
+  for (size_t i = 0; i < x.r.findings.n; i++) applied += x.r.findings.items[i].fix_status == TT_FIX_APPLIED;
+  cr_expect_eq(applied, 3u);
   done(&x);
 }
 
