@@ -2,7 +2,7 @@
 # Installs the Debian packages tiletrans builds and tests with. Idempotent: quiet and
 # fast when everything is already there. Set TT_WITH_HIP=1 to also install hipcc (large).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libfyaml-dev libjansson-dev libpcre2-dev libcriterion-dev)
+pkgs=(build-essential cmake pkg-config libfyaml-dev libjansson-dev libpcre2-dev libcriterion-dev libclang-16-dev)
 [ "${TT_WITH_HIP:-0}" = 1 ] && pkgs+=(hipcc libamdhip64-dev libhiprand-dev libhipsparse-dev)
 missing=()
 # npm ships with the machine image; take Debian's only where it is absent.

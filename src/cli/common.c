@@ -10,6 +10,7 @@
 
 #include "rules/match.h"
 #include "rules/rewrite.h"
+#include "sema/tt_sema.h"
 #include "util/fs.h"
 #include "util/util.h"
 
@@ -132,7 +133,8 @@ static int profile_for(const tt_cli_opts *o, tt_cli_run *run, const char *path, 
   p->book = book;
   p->sel = (tt_selection){.target = o->target ? o->target : (cfg ? cfg->target : NULL),
                           .overrides = cfg ? cfg->overrides : NULL,
-                          .n_overrides = cfg ? cfg->n_overrides : 0};
+                          .n_overrides = cfg ? cfg->n_overrides : 0,
+                          .sema = run->sema};
   /* Unknown rule ids in severity overrides are configuration errors, not silent no-ops. */
   for (size_t i = 0; cfg && i < cfg->n_overrides; i++)
     if (!tt_rulebook_find(book, cfg->overrides[i].rule_id)) {
@@ -207,6 +209,18 @@ static void *worker(void *arg) {
 
 int tt_cli_execute(const tt_cli_opts *o, tt_cli_run *run) {
   memset(run, 0, sizeof *run);
+  if (o->compile_commands && !tt_str_ends_with(o->compile_commands, "compile_commands.json")) {
+    fprintf(stderr, "tiletrans: --compile-commands `%s`: the file must be named compile_commands.json "
+                    "(libclang reads it from its folder)\n", o->compile_commands);
+    return TT_EXIT_USAGE;
+  }
+  if (o->compile_commands && access(o->compile_commands, R_OK) != 0) {
+    fprintf(stderr, "tiletrans: --compile-commands `%s`: no such file\n", o->compile_commands);
+    return TT_EXIT_USAGE;
+  }
+  tt_sema_options so = {o->sema_includes, o->n_sema_includes, o->sema_defines, o->n_sema_defines,
+                        o->sema_hip_defines, o->n_sema_hip_defines, o->compile_commands, NULL, o->no_sema};
+  run->sema = tt_sema_new(&so);
   static char *const dot[] = {"."};
   char *const *paths = o->n_paths ? o->paths : dot;
   size_t n_paths = o->n_paths ? o->n_paths : 1;
@@ -252,6 +266,7 @@ void tt_cli_run_free(tt_cli_run *run) {
     tt_config_free(run->profiles[i].config);
   }
   free(run->profiles);
+  tt_sema_free(run->sema);
   memset(run, 0, sizeof *run);
 }
 
@@ -280,6 +295,11 @@ int tt_cli_parse_common(int argc, char **argv, tt_cli_opts *o, const char *short
         return -1;
       }
       break;
+    case 'I': TT_PUSH(o->sema_includes, o->n_sema_includes, o->sema_caps[0], optarg); break;
+    case 'D': TT_PUSH(o->sema_defines, o->n_sema_defines, o->sema_caps[1], optarg); break;
+    case 'H': TT_PUSH(o->sema_hip_defines, o->n_sema_hip_defines, o->sema_caps[2], optarg); break;
+    case 'C': o->compile_commands = optarg; break;
+    case 'N': o->no_sema = true; break;
     case '?': return -1;
     default:
       if (extra(c, optarg, ctx) < 0) return -1;
@@ -290,3 +310,10 @@ int tt_cli_parse_common(int argc, char **argv, tt_cli_opts *o, const char *short
   return 0;
 }
 
+
+void tt_cli_opts_free(tt_cli_opts *o) {
+  free(o->rule_dirs);
+  free(o->sema_includes);
+  free(o->sema_defines);
+  free(o->sema_hip_defines);
+}

@@ -22,6 +22,7 @@ static void help(FILE *out) {
         "  --config FILE      use FILE instead of discovering .tiletrans.yaml\n"
         "  --language cuda|python|julia   language of every input (needed for -)\n"
         "  -j N               process files with N threads (output order is unaffected)\n"
+        TT_CLI_SEMA_HELP
         "\n"
         "Exit: 0 clean, 1 findings at or above --fail-on, 2 usage/config/rule error, 3 input error.\n",
         out);
@@ -57,13 +58,13 @@ int tt_cmd_lint(int argc, char **argv) {
       {"target", required_argument, 0, 't'}, {"format", required_argument, 0, 'f'},
       {"fail-on", required_argument, 0, 'F'}, {"rules", required_argument, 0, 'r'},
       {"config", required_argument, 0, 'c'}, {"language", required_argument, 0, 'L'},
-      {"jobs", required_argument, 0, 'j'},    {"help", no_argument, 0, 'h'},
+      {"jobs", required_argument, 0, 'j'},    {"help", no_argument, 0, 'h'}, TT_CLI_SEMA_LONGOPTS,
       {0, 0, 0, 0}};
   tt_cli_opts o = {.jobs = 1};
   lint_flags f = {TT_FMT_TEXT, TT_SEV_ERROR};
-  int p = tt_cli_parse_common(argc, argv, &o, "j:h", longopts, lint_extra, &f, help);
+  int p = tt_cli_parse_common(argc, argv, &o, "j:hI:D:", longopts, lint_extra, &f, help);
   if (p != 0) {
-    free(o.rule_dirs);
+    tt_cli_opts_free(&o);
     return p > 0 ? TT_EXIT_OK : TT_EXIT_USAGE;
   }
   tt_cli_run run;
@@ -81,6 +82,6 @@ int tt_cmd_lint(int argc, char **argv) {
     tt_report_write(stdout, f.format, &rep);
   }
   tt_cli_run_free(&run);
-  free(o.rule_dirs);
+  tt_cli_opts_free(&o);
   return rc;
 }

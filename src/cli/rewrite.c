@@ -24,6 +24,7 @@ static void help(FILE *out) {
         "                    (none of the three: print the rewritten text of the one input)\n"
         "  --format text|json  report of findings and fixes (json: to stdout, in place of diff/text)\n"
         "  --rules DIR, --config FILE, --language L, -j N   as for lint\n"
+        TT_CLI_SEMA_HELP
         "\n"
         "Exit: 0 done, 1 error-severity findings left unfixed, 2 usage/config/rule error,\n"
         "3 input error (unreadable or unwritable file).\n",
@@ -124,14 +125,14 @@ int tt_cmd_rewrite(int argc, char **argv) {
       {"in-place", no_argument, 0, 'i'},     {"diff", no_argument, 0, 'd'},
       {"format", required_argument, 0, 'f'}, {"rules", required_argument, 0, 'r'},
       {"config", required_argument, 0, 'c'}, {"language", required_argument, 0, 'L'},
-      {"jobs", required_argument, 0, 'j'},   {"help", no_argument, 0, 'h'},
+      {"jobs", required_argument, 0, 'j'},   {"help", no_argument, 0, 'h'}, TT_CLI_SEMA_LONGOPTS,
       {0, 0, 0, 0}};
   tt_cli_opts o = {.jobs = 1, .rewrite = true};
   rw_flags f = {MODE_STDOUT, 0, NULL, TT_FMT_TEXT};
-  int p = tt_cli_parse_common(argc, argv, &o, "j:h", longopts, rw_extra, &f, help);
+  int p = tt_cli_parse_common(argc, argv, &o, "j:hI:D:", longopts, rw_extra, &f, help);
   int rc = TT_EXIT_USAGE;
   if (p != 0) {
-    free(o.rule_dirs);
+    tt_cli_opts_free(&o);
     return p > 0 ? TT_EXIT_OK : TT_EXIT_USAGE;
   }
   if (f.n_modes > 1) {
@@ -181,6 +182,6 @@ int tt_cmd_rewrite(int argc, char **argv) {
 out_run:
   tt_cli_run_free(&run);
 out_opts:
-  free(o.rule_dirs);
+  tt_cli_opts_free(&o);
   return rc;
 }

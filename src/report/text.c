@@ -37,7 +37,7 @@ static void print_snippet(FILE *out, const tt_source *src, const tt_finding *f, 
 }
 
 void tt_report_text(FILE *out, const tt_report *r) {
-  size_t counts[3] = {0}, files_with = 0;
+  size_t counts[3] = {0}, files_with = 0, unconfirmed = 0;
   for (size_t i = 0; i < r->n_files; i++) {
     const tt_file_result *fr = &r->files[i];
     if (fr->error) {
@@ -55,6 +55,10 @@ void tt_report_text(FILE *out, const tt_report *r) {
       print_snippet(out, fr->src, f, r->color);
       if (f->has_fix)
         fprintf(out, "      = fix: %s%s\n", f->fix_description, r->rewrite ? fix_status_note(f->fix_status) : "");
+      if (f->unconfirmed) {
+        fprintf(out, "      = not confirmed: %s\n", f->unconfirmed);
+        unconfirmed++;
+      }
     }
   }
   size_t total = counts[0] + counts[1] + counts[2];
@@ -62,4 +66,7 @@ void tt_report_text(FILE *out, const tt_report *r) {
     fprintf(out, "%zu finding%s (%zu error%s, %zu warning%s, %zu note%s) in %zu of %zu file%s\n", total,
             total == 1 ? "" : "s", counts[2], counts[2] == 1 ? "" : "s", counts[1], counts[1] == 1 ? "" : "s",
             counts[0], counts[0] == 1 ? "" : "s", files_with, r->n_files, r->n_files == 1 ? "" : "s");
+  if (unconfirmed)
+    fprintf(out, "%zu finding%s could not be confirmed by the semantic layer (see `= not confirmed:`)\n",
+            unconfirmed, unconfirmed == 1 ? "" : "s");
 }

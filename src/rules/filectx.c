@@ -15,6 +15,8 @@ void tt_filectx_free(tt_filectx *c) {
   free(c->facts);
   for (size_t i = 0; i < c->n_slots; i++) c->slots[i].free_data(c->slots[i].data);
   free(c->slots);
+  tt_sema_file_free(c->sema_file);
+  tt_sema_free(c->own_sema);
   memset(c, 0, sizeof *c);
 }
 
@@ -44,4 +46,24 @@ const char *tt_filectx_fact(const tt_filectx *c, const char *name, uint32_t at) 
     if (!best || f->end - f->start < best->end - best->start) best = f;
   }
   return best ? best->label : NULL;
+}
+
+tt_sema_file *tt_filectx_sema(tt_filectx *c) {
+  if (!c->sema_file) {
+    if (!c->sema) c->sema = c->own_sema = tt_sema_new(NULL);
+    const tt_source *src = c->tree->src;
+    c->sema_file = tt_sema_file_new(c->sema, src->path, src->text, src->len);
+  }
+  return c->sema_file;
+}
+
+void tt_filectx_unconfirmed(tt_filectx *c, const char *why) {
+  if (!c->unconfirmed) c->unconfirmed = why ? why : "the semantic layer gave no answer";
+}
+
+int tt_filectx_live_for_hip(tt_filectx *c, uint32_t at) {
+  tt_sema_file *f = tt_filectx_sema(c);
+  tt_sema_answer a = tt_sema_live(f, TT_SEMA_HIP, at);
+  if (a == TT_SEMA_UNKNOWN) tt_filectx_unconfirmed(c, tt_sema_why(f));
+  return (int)a;
 }
