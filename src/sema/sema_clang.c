@@ -120,9 +120,50 @@ static size_t common_prefix(const char *a, const char *b) {
   return i;
 }
 
+/* The target a compile command builds for: HIP when its compiler is hipcc/amdclang or
+ * it compiles `-x hip` / with --offload-arch; CUDA when its compiler is nvcc or it
+ * compiles `-x cuda`; else TT_SEMA_SIDES (both). Its -D and -U then belong to that
+ * target's view only: a HIP build's -DGGML_USE_HIP is not what the CUDA build sees. */
+static tt_sema_side command_side(CXCompileCommand cmd) {
+  unsigned argc = clang_CompileCommand_getNumArgs(cmd);
+  tt_sema_side side = TT_SEMA_SIDES;
+  for (unsigned i = 0; i < argc && side == TT_SEMA_SIDES; i++) {
+    CXString a_s = clang_CompileCommand_getArg(cmd, i);
+    const char *a = clang_getCString(a_s);
+    const char *base = strrchr(a, '/') ? strrchr(a, '/') + 1 : a;
+    if ((i == 0 && (strstr(base, "hipcc") || strstr(base, "amdclang"))) || !strncmp(a, "--offload-arch", 14) ||
+        !strcmp(a, "-xhip"))
+      side = TT_SEMA_HIP;
+    else if ((i == 0 && strstr(base, "nvcc")) || !strcmp(a, "-xcuda"))
+      side = TT_SEMA_CUDA;
+    else if (!strcmp(a, "-x") && i + 1 < argc) {
+      CXString v_s = clang_CompileCommand_getArg(cmd, i + 1);
+      const char *v = clang_getCString(v_s);
+      if (!strcmp(v, "hip")) side = TT_SEMA_HIP;
+      else if (!strcmp(v, "cuda") || !strcmp(v, "cu")) side = TT_SEMA_CUDA;
+      clang_disposeString(v_s);
+    }
+    clang_disposeString(a_s);
+  }
+  return side;
+}
+
+/* A file's flags: `both` for every view, `side[s]` for the view of target s only. */
+typedef struct flag_sets {
+  char **both, **side[TT_SEMA_SIDES];
+  size_t n_both, n_side[TT_SEMA_SIDES];
+  size_t cap_both, cap_side[TT_SEMA_SIDES];
+} flag_sets;
+
+static void add_flag(flag_sets *fs, tt_sema_side side, char *flag) {
+  if (side == TT_SEMA_SIDES) TT_PUSH(fs->both, fs->n_both, fs->cap_both, flag);
+  else TT_PUSH(fs->side[side], fs->n_side[side], fs->cap_side[side], flag);
+}
+
 /* The flags of a compile command that change what the preprocessor sees (-I, -D, -U,
  * -isystem, -iquote, -include), with relative folders made absolute. */
-static void keep_pp_flags(CXCompileCommand cmd, char ***out, size_t *n, size_t *cap) {
+static void keep_pp_flags(CXCompileCommand cmd, flag_sets *fs) {
+  tt_sema_side side = command_side(cmd);
   CXString cwd_s = clang_CompileCommand_getDirectory(cmd);
   const char *cwd = clang_getCString(cwd_s);
   static const char *const with_value[] = {"-I", "-D", "-U", "-isystem", "-iquote", "-include"};
@@ -144,14 +185,15 @@ static void keep_pp_flags(CXCompileCommand cmd, char ***out, size_t *n, size_t *
         break;
       }
       bool is_path = k != 1 && k != 2;
+      tt_sema_side to = is_path ? TT_SEMA_SIDES : side;
       char *flag = is_path && value[0] != '/' ? tt_xasprintf("%s%s/%s", with_value[k], cwd, value)
                                               : tt_xasprintf("%s%s", with_value[k], value);
       if (k == 5) { /* -include takes its file as the next argument */
         free(flag);
-        TT_PUSH(*out, *n, *cap, tt_xstrdup("-include"));
+        add_flag(fs, to, tt_xstrdup("-include"));
         flag = is_path && value[0] != '/' ? tt_xasprintf("%s/%s", cwd, value) : tt_xstrdup(value);
       }
-      TT_PUSH(*out, *n, *cap, flag);
+      add_flag(fs, to, flag);
       free(value);
       break;
     }
@@ -162,8 +204,8 @@ static void keep_pp_flags(CXCompileCommand cmd, char ***out, size_t *n, size_t *
 
 /* The preprocessor flags the compile database gives `abs`: its own command, or for a
  * file it does not list (a header), the command of the listed file nearest to it.
- * Returns how many were added; *from gets the database's file that was used. */
-static void db_flags(tt_sema *s, const char *abs, char ***out, size_t *n, size_t *cap) {
+ */
+static void db_flags(tt_sema *s, const char *abs, flag_sets *fs) {
   CXCompilationDatabase db = db_for(s, abs);
   if (!db) return;
   pthread_mutex_lock(&s->lock); /* libclang's database objects are not documented thread-safe */
@@ -179,9 +221,9 @@ static void db_flags(tt_sema *s, const char *abs, char ***out, size_t *n, size_t
       if (best == UINT_MAX || l > best_len) best = i, best_len = l;
       clang_disposeString(f);
     }
-    if (best != UINT_MAX) keep_pp_flags(clang_CompileCommands_getCommand(cmds, best), out, n, cap);
+    if (best != UINT_MAX) keep_pp_flags(clang_CompileCommands_getCommand(cmds, best), fs);
   } else {
-    keep_pp_flags(clang_CompileCommands_getCommand(cmds, 0), out, n, cap);
+    keep_pp_flags(clang_CompileCommands_getCommand(cmds, 0), fs);
   }
   if (cmds) clang_CompileCommands_dispose(cmds);
   pthread_mutex_unlock(&s->lock);
@@ -238,12 +280,13 @@ typedef struct view {
 
 struct tt_sema_file {
   tt_sema *s;
+  int trivial;            /* -1 not yet known; 1: no conditional directive and no quoted
+                             include, so both targets compile every byte the same way */
   CXIndex idx;
   char *path;             /* absolute */
   const char *text;
   size_t len;
-  char **flags;           /* from the compile database, then -I/-D of the run */
-  size_t n_flags;
+  flag_sets flags;        /* from the compile database, then -I/-D of the run */
   bool flags_done;
   view pp[TT_SEMA_SIDES];
   view typed;             /* CUDA side, full parse */
@@ -264,6 +307,7 @@ tt_sema_file *tt_sema_file_new(tt_sema *s, const char *path, const char *text, s
   f->s = s;
   f->text = text;
   f->len = len;
+  f->trivial = -1;
   char *abs = realpath(path, NULL);
   if (!abs) {
     /* Standard input or a file not on disk: a name in the current folder, so that
@@ -294,8 +338,12 @@ void tt_sema_file_free(tt_sema_file *f) {
   for (int i = 0; i < TT_SEMA_SIDES; i++) view_free(&f->pp[i]);
   view_free(&f->typed);
   if (f->idx) clang_disposeIndex(f->idx);
-  for (size_t i = 0; i < f->n_flags; i++) free(f->flags[i]);
-  free(f->flags);
+  for (size_t i = 0; i < f->flags.n_both; i++) free(f->flags.both[i]);
+  free(f->flags.both);
+  for (int k = 0; k < TT_SEMA_SIDES; k++) {
+    for (size_t i = 0; i < f->flags.n_side[k]; i++) free(f->flags.side[k][i]);
+    free(f->flags.side[k]);
+  }
   for (size_t i = 0; i < f->n_insts; i++) free(f->insts[i]);
   free(f->insts);
   free(f->idents);
@@ -311,10 +359,9 @@ const char *tt_sema_why(const tt_sema_file *f) { return f->why; }
 static void file_flags(tt_sema_file *f) {
   if (f->flags_done) return;
   f->flags_done = true;
-  size_t cap = 0;
-  db_flags(f->s, f->path, &f->flags, &f->n_flags, &cap);
-  for (size_t i = 0; f->s->includes[i]; i++) TT_PUSH(f->flags, f->n_flags, cap, tt_xasprintf("-I%s", f->s->includes[i]));
-  push_defines(&f->flags, &f->n_flags, &cap, (const char *const *)f->s->defines);
+  db_flags(f->s, f->path, &f->flags);
+  for (size_t i = 0; f->s->includes[i]; i++) add_flag(&f->flags, TT_SEMA_SIDES, tt_xasprintf("-I%s", f->s->includes[i]));
+  for (size_t i = 0; f->s->defines[i]; i++) add_flag(&f->flags, TT_SEMA_SIDES, tt_xasprintf("-D%s", f->s->defines[i]));
 }
 
 /* Byte offset of `loc` in the main file of `v`, or -1 when it lies elsewhere. Macro
@@ -433,7 +480,8 @@ static void parse_view(tt_sema_file *f, view *v, tt_sema_side side, bool typed) 
   } else {
     TT_PUSH(args, n, cap, tt_xstrdup("-nostdinc"));
   }
-  for (size_t i = 0; i < f->n_flags; i++) TT_PUSH(args, n, cap, tt_xstrdup(f->flags[i]));
+  for (size_t i = 0; i < f->flags.n_both; i++) TT_PUSH(args, n, cap, tt_xstrdup(f->flags.both[i]));
+  for (size_t i = 0; i < f->flags.n_side[side]; i++) TT_PUSH(args, n, cap, tt_xstrdup(f->flags.side[side][i]));
   struct CXUnsavedFile unsaved = {f->path, f->text, (unsigned long)f->len};
   unsigned opts = CXTranslationUnit_KeepGoing | CXTranslationUnit_Incomplete;
   if (!typed)
@@ -488,6 +536,43 @@ static view *typed_view(tt_sema_file *f) {
   return v;
 }
 
+/* True when the file has no #if/#ifdef/#ifndef/#elif/#elifdef and no #include other
+ * than <...> (system headers, which the preprocessor views do not read): then every
+ * byte is live for both targets and no name means something else for HIP than for CUDA
+ * (the command-line macros of a target are no header's doing), so no parse is needed.
+ * A directive spelled across a line continuation counts as one (conservatively). */
+static bool trivially_preprocessed(tt_sema_file *f) {
+  if (f->trivial >= 0) return f->trivial;
+  f->trivial = 1;
+  const char *s = f->text, *end = f->text + f->len;
+  bool line_start = true;
+  for (const char *p = s; p < end; p++) {
+    if (*p == '\n') {
+      line_start = true;
+      continue;
+    }
+    if (*p == ' ' || *p == '\t' || *p == '\r') continue;
+    if (line_start && *p == '#') {
+      const char *q = p + 1;
+      while (q < end && (*q == ' ' || *q == '\t')) q++;
+      size_t rest = (size_t)(end - q);
+      bool cond = (rest >= 2 && q[0] == 'i' && q[1] == 'f') || (rest >= 4 && !memcmp(q, "elif", 4));
+      bool incl = rest >= 7 && !memcmp(q, "include", 7);
+      if (incl) {
+        const char *r = q + 7;
+        while (r < end && (*r == ' ' || *r == '\t')) r++;
+        incl = r >= end || *r != '<';
+      }
+      if (cond || incl || (rest >= 6 && !memcmp(q, "import", 6))) {
+        f->trivial = 0;
+        break;
+      }
+    }
+    line_start = false;
+  }
+  return f->trivial;
+}
+
 /* --- (a) live branches ---------------------------------------------------------------- */
 
 const uint32_t *tt_sema_skipped(tt_sema_file *f, tt_sema_side side, size_t *n) {
@@ -497,6 +582,7 @@ const uint32_t *tt_sema_skipped(tt_sema_file *f, tt_sema_side side, size_t *n) {
 }
 
 tt_sema_answer tt_sema_live(tt_sema_file *f, tt_sema_side side, uint32_t at) {
+  if (!f->s->why && trivially_preprocessed(f)) return TT_SEMA_YES;
   view *v = pp_view(f, side);
   if (!v) return TT_SEMA_UNKNOWN;
   /* The ranges are sorted and disjoint: the last one starting at or before `at`. */
@@ -527,6 +613,7 @@ tt_sema_answer tt_sema_macro_at(tt_sema_file *f, tt_sema_side side, uint32_t at,
 }
 
 tt_sema_answer tt_sema_hip_redefined(tt_sema_file *f, uint32_t at) {
+  if (!f->s->why && trivially_preprocessed(f)) return TT_SEMA_NO;
   tt_sema_macro hip, cuda;
   tt_sema_answer h = tt_sema_macro_at(f, TT_SEMA_HIP, at, &hip);
   if (h != TT_SEMA_YES) return h;
