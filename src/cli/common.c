@@ -100,6 +100,30 @@ static void add_file(const char *path, void *vctx) {
 
 /* --- profiles ----------------------------------------------------------------------- */
 
+/* Strings of the command line followed by the config's (borrowed), NULL-free. */
+static const char **concat(const char **a, size_t na, char **b, size_t nb) {
+  const char **out = tt_xcalloc(na + nb + 1, sizeof *out);
+  for (size_t i = 0; i < na; i++) out[i] = a[i];
+  for (size_t i = 0; i < nb; i++) out[na + i] = b[i];
+  return out;
+}
+
+/* A semantic layer for a config that adds hip_defines, include_dirs or defines to the
+ * command line's options; NULL when it adds none (the run's layer serves). */
+static struct tt_sema *profile_sema(const tt_cli_opts *o, const tt_config *cfg) {
+  if (!cfg->n_hip_defines && !cfg->n_sema_includes && !cfg->n_sema_defines) return NULL;
+  const char **inc = concat(o->sema_includes, o->n_sema_includes, cfg->sema_includes, cfg->n_sema_includes);
+  const char **def = concat(o->sema_defines, o->n_sema_defines, cfg->sema_defines, cfg->n_sema_defines);
+  const char **hip = concat(o->sema_hip_defines, o->n_sema_hip_defines, cfg->hip_defines, cfg->n_hip_defines);
+  tt_sema_options so = {inc, o->n_sema_includes + cfg->n_sema_includes, def, o->n_sema_defines + cfg->n_sema_defines,
+                        hip, o->n_sema_hip_defines + cfg->n_hip_defines, o->compile_commands, NULL, o->no_sema};
+  struct tt_sema *s = tt_sema_new(&so);
+  free(inc);
+  free(def);
+  free(hip);
+  return s;
+}
+
 static int profile_for(const tt_cli_opts *o, tt_cli_run *run, const char *path, size_t *out) {
   char *cfg_path = o->config ? tt_xstrdup(o->config) : (strcmp(path, "-") ? tt_config_find(path) : tt_config_find("."));
   for (size_t i = 0; i < run->n_profiles; i++) {
@@ -131,16 +155,18 @@ static int profile_for(const tt_cli_opts *o, tt_cli_run *run, const char *path, 
   tt_cli_profile *p = &run->profiles[run->n_profiles];
   p->config = cfg;
   p->book = book;
+  p->sema = cfg ? profile_sema(o, cfg) : NULL;
   p->sel = (tt_selection){.target = o->target ? o->target : (cfg ? cfg->target : NULL),
                           .overrides = cfg ? cfg->overrides : NULL,
                           .n_overrides = cfg ? cfg->n_overrides : 0,
-                          .sema = run->sema};
+                          .sema = p->sema ? p->sema : run->sema};
   /* Unknown rule ids in severity overrides are configuration errors, not silent no-ops. */
   for (size_t i = 0; cfg && i < cfg->n_overrides; i++)
     if (!tt_rulebook_find(book, cfg->overrides[i].rule_id)) {
       fprintf(stderr, "%s: key `severity.%s`: no rule has this id\n", cfg->path, cfg->overrides[i].rule_id);
       tt_rulebook_free(book);
       tt_config_free(cfg);
+      tt_sema_free(p->sema);
       return -1;
     }
   *out = run->n_profiles++;
@@ -264,6 +290,7 @@ void tt_cli_run_free(tt_cli_run *run) {
   for (size_t i = 0; i < run->n_profiles; i++) {
     tt_rulebook_free(run->profiles[i].book);
     tt_config_free(run->profiles[i].config);
+    tt_sema_free(run->profiles[i].sema);
   }
   free(run->profiles);
   tt_sema_free(run->sema);

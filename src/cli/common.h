@@ -52,6 +52,7 @@ typedef struct tt_cli_profile {
   tt_config *config;       /* NULL when none applies */
   tt_rulebook *book;
   tt_selection sel;
+  struct tt_sema *sema;    /* owned when the config adds semantic options, else NULL (sel.sema is the run's) */
 } tt_cli_profile;
 
 typedef struct tt_cli_run {

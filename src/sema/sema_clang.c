@@ -374,6 +374,21 @@ static int64_t main_offset(const view *v, CXSourceLocation loc) {
   return off;
 }
 
+/* True when the quoted include name at `s` (up to its closing quote) is a system
+ * header (`#include "stdlib.h"`): found in /usr/include or /usr/local/include. */
+static bool system_header(const char *s, size_t n) {
+  size_t len = 0;
+  while (len < n && s[len] != '"' && s[len] != '\n') len++;
+  static const char *const dirs[] = {"/usr/include", "/usr/local/include"};
+  for (size_t i = 0; i < 2; i++) {
+    char *p = tt_xasprintf("%s/%.*s", dirs[i], (int)len, s);
+    bool found = access(p, R_OK) == 0;
+    free(p);
+    if (found) return true;
+  }
+  return false;
+}
+
 /* The first "file not found" of a quoted include: the answers of this view may be
  * wrong without it (an angle-bracket one is a system header, which the preprocessor
  * views do not read on purpose). */
@@ -390,7 +405,7 @@ static char *missing_include(CXTranslationUnit tu, tt_sema_side side) {
       clang_getExpansionLocation(clang_getDiagnosticLocation(d), &file, &line, NULL, &off);
       size_t size = 0;
       const char *text = file ? clang_getFileContents(tu, file, &size) : NULL;
-      if (text && off < size && text[off] == '"') {
+      if (text && off < size && text[off] == '"' && !system_header(text + off + 1, size - off - 1)) {
         CXString fn = clang_getFileName(file);
         why = tt_xasprintf("%s (%s:%u) for the %s target; pass -I or --compile-commands", msg, clang_getCString(fn),
                            line, side == TT_SEMA_HIP ? "HIP" : "CUDA");

@@ -144,6 +144,11 @@ else
   [ "$plain" = "1 0" ] && ok || bad "no HIP-side define: the call is CUDA's, a confirmed finding (got $plain)"
   got=$("$TT" lint "$S/common.cuh" --target hip --format json --hip-define GGML_USE_HIP | mask_findings)
   [ "$got" = "0 0" ] && ok || bad "--hip-define GGML_USE_HIP: the header's redefinition is seen (got $got)"
+  # ... or from .tiletrans.yaml's hip_defines.
+  printf 'hip_defines: [GGML_USE_HIP]\n' >"$tmp/sema/.tiletrans.yaml"
+  got=$("$TT" lint "$S/common.cuh" --target hip --format json | mask_findings)
+  rm "$tmp/sema/.tiletrans.yaml"
+  [ "$got" = "0 0" ] && ok || bad ".tiletrans.yaml hip_defines (got $got)"
   # The same from a HIP build's compile database, found upward from the file ...
   mkdir -p "$tmp/sema/build"
   printf '[{"directory": "%s", "file": "%s/other.cu", "command": "hipcc -DGGML_USE_HIP -c %s/other.cu"}]\n' \
