@@ -3,7 +3,7 @@
 # fast when everything is already there. Set TT_WITH_HIP=1 to also install hipcc (large),
 # TT_WITH_TORCH=1 for python3-torch (the PyTorch references of check specs).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libfyaml-dev libjansson-dev libpcre2-dev libcriterion-dev)
+pkgs=(build-essential cmake pkg-config libfyaml-dev libjansson-dev libpcre2-dev libcriterion-dev libclang-16-dev)
 # git and patch check `--diff` output; python3-jsonschema (with rfc3987 for format: uri)
 # validates SARIF against the official schema.
 pkgs+=(git patch python3-jsonschema python3-rfc3987)

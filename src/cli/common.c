@@ -11,6 +11,7 @@
 #include "rules/match.h"
 #include "rules/rewrite.h"
 #include "rules/ruleset.h"
+#include "sema/tt_sema.h"
 #include "util/fs.h"
 #include "util/relocate.h"
 #include "util/util.h"
@@ -146,6 +147,31 @@ static int choose_rules(const tt_cli_opts *o, const tt_rulebook *book, const tt_
   *ov_out = ov;
   *n_out = n;
   return 0;
+
+}
+
+/* Strings of the command line followed by the config's (borrowed), NULL-free. */
+static const char **concat(const char **a, size_t na, char **b, size_t nb) {
+  const char **out = tt_xcalloc(na + nb + 1, sizeof *out);
+  for (size_t i = 0; i < na; i++) out[i] = a[i];
+  for (size_t i = 0; i < nb; i++) out[na + i] = b[i];
+  return out;
+}
+
+/* A semantic layer for a config that adds hip_defines, include_dirs or defines to the
+ * command line's options; NULL when it adds none (the run's layer serves). */
+static struct tt_sema *profile_sema(const tt_cli_opts *o, const tt_config *cfg) {
+  if (!cfg->n_hip_defines && !cfg->n_sema_includes && !cfg->n_sema_defines) return NULL;
+  const char **inc = concat(o->sema_includes, o->n_sema_includes, cfg->sema_includes, cfg->n_sema_includes);
+  const char **def = concat(o->sema_defines, o->n_sema_defines, cfg->sema_defines, cfg->n_sema_defines);
+  const char **hip = concat(o->sema_hip_defines, o->n_sema_hip_defines, cfg->hip_defines, cfg->n_hip_defines);
+  tt_sema_options so = {inc, o->n_sema_includes + cfg->n_sema_includes, def, o->n_sema_defines + cfg->n_sema_defines,
+                        hip, o->n_sema_hip_defines + cfg->n_hip_defines, o->compile_commands, NULL, o->no_sema};
+  struct tt_sema *s = tt_sema_new(&so);
+  free(inc);
+  free(def);
+  free(hip);
+  return s;
 }
 
 static int profile_for(const tt_cli_opts *o, tt_cli_run *run, const char *path, size_t *out) {
@@ -191,6 +217,8 @@ static int profile_for(const tt_cli_opts *o, tt_cli_run *run, const char *path, 
   p->sel = (tt_selection){.target = target, .overrides = ov, .n_overrides = n_ov};
   if (cfg && target && !strcmp(target, "hip"))
     p->sel.target_defines = (const char *const *)cfg->hip_defines, p->sel.n_target_defines = cfg->n_hip_defines;
+  p->sema = cfg ? profile_sema(o, cfg) : NULL;
+  p->sel.sema = p->sema ? p->sema : run->sema;
   *out = run->n_profiles++;
   return 0;
 }
@@ -279,6 +307,18 @@ static void *worker(void *arg) {
 
 int tt_cli_execute(const tt_cli_opts *o, tt_cli_run *run) {
   memset(run, 0, sizeof *run);
+  if (o->compile_commands && !tt_str_ends_with(o->compile_commands, "compile_commands.json")) {
+    fprintf(stderr, "tiletrans: --compile-commands `%s`: the file must be named compile_commands.json "
+                    "(libclang reads it from its folder)\n", o->compile_commands);
+    return TT_EXIT_USAGE;
+  }
+  if (o->compile_commands && access(o->compile_commands, R_OK) != 0) {
+    fprintf(stderr, "tiletrans: --compile-commands `%s`: no such file\n", o->compile_commands);
+    return TT_EXIT_USAGE;
+  }
+  tt_sema_options so = {o->sema_includes, o->n_sema_includes, o->sema_defines, o->n_sema_defines,
+                        o->sema_hip_defines, o->n_sema_hip_defines, o->compile_commands, NULL, o->no_sema};
+  run->sema = tt_sema_new(&so);
   static char *const dot[] = {"."};
   char *const *paths = o->n_paths ? o->paths : dot;
   size_t n_paths = o->n_paths ? o->n_paths : 1;
@@ -334,8 +374,10 @@ void tt_cli_run_free(tt_cli_run *run) {
     tt_rulebook_free(run->profiles[i].book);
     tt_config_free(run->profiles[i].config);
     free(run->profiles[i].overrides);
+    tt_sema_free(run->profiles[i].sema);
   }
   free(run->profiles);
+  tt_sema_free(run->sema);
   memset(run, 0, sizeof *run);
 }
 
@@ -462,9 +504,9 @@ int tt_cli_parse_common(int argc, char **argv, tt_cli_opts *o, const char *short
     case 'r': TT_PUSH(o->rule_dirs, o->n_rule_dirs, cap, optarg); break;
     case 'c': o->config = optarg; break;
     case 'S': add_patterns(optarg, &o->select, &o->n_select, &scap); break;
-    case 'I': add_patterns(optarg, &o->ignore, &o->n_ignore, &icap); break;
+    case 'G': add_patterns(optarg, &o->ignore, &o->n_ignore, &icap); break;
     case 'q': o->quiet = true; break;
-    case 'C':
+    case 'K':
       if (parse_color(optarg, &o->color) < 0) return -1;
       break;
     case 'j':
@@ -477,6 +519,11 @@ int tt_cli_parse_common(int argc, char **argv, tt_cli_opts *o, const char *short
         return -1;
       }
       break;
+    case 'I': TT_PUSH(o->sema_includes, o->n_sema_includes, o->sema_caps[0], optarg); break;
+    case 'D': TT_PUSH(o->sema_defines, o->n_sema_defines, o->sema_caps[1], optarg); break;
+    case 'H': TT_PUSH(o->sema_hip_defines, o->n_sema_hip_defines, o->sema_caps[2], optarg); break;
+    case 'C': o->compile_commands = optarg; break;
+    case 'N': o->no_sema = true; break;
     case '?': return -1;
     default:
       if (extra(c, optarg, ctx) < 0) return -1;
@@ -487,3 +534,10 @@ int tt_cli_parse_common(int argc, char **argv, tt_cli_opts *o, const char *short
   return 0;
 }
 
+
+void tt_cli_opts_free(tt_cli_opts *o) {
+  free(o->rule_dirs);
+  free(o->sema_includes);
+  free(o->sema_defines);
+  free(o->sema_hip_defines);
+}

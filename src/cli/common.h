@@ -31,8 +31,25 @@ typedef struct tt_cli_opts {
   size_t n_ignore;
   int color;               /* --color: -1 auto, 0 never, 1 always */
   bool quiet;              /* --quiet */
+  /* The semantic layer: -I, -D, --hip-define (repeatable), --compile-commands, --no-sema */
+  const char **sema_includes, **sema_defines, **sema_hip_defines;
+  size_t n_sema_includes, n_sema_defines, n_sema_hip_defines;
+  size_t sema_caps[3];
+  const char *compile_commands;
+  bool no_sema;
 } tt_cli_opts;
 
+/* The long options of the semantic layer, for lint's and rewrite's tables (short forms
+ * -I and -D go in short_opts as "I:D:"). */
+#define TT_CLI_SEMA_LONGOPTS                                                                               \
+  {"include-dir", required_argument, 0, 'I'}, {"define", required_argument, 0, 'D'},                       \
+      {"hip-define", required_argument, 0, 'H'}, {"compile-commands", required_argument, 0, 'C'},          \
+      {"no-sema", no_argument, 0, 'N'}
+#define TT_CLI_SEMA_HELP                                                                                   \
+  "  -I DIR, -D NAME[=V]  include folder / macro for the semantic layer (libclang; repeatable)\n"          \
+  "  --compile-commands FILE   compile_commands.json (default: found upward from each file)\n"          \
+  "  --hip-define NAME[=V]     a macro the HIP build defines (e.g. GGML_USE_HIP; repeatable)\n"         \
+  "  --no-sema          do not parse with libclang; findings that need it are marked unconfirmed\n"
 /* Frees what tt_cli_parse_common allocated in `o` (not the strings: they are argv's). */
 void tt_cli_opts_free(tt_cli_opts *o);
 
@@ -42,6 +59,7 @@ typedef struct tt_cli_profile {
   tt_rulebook *book;
   tt_selection sel;
   tt_override *overrides;  /* owned: the config's, then `off` for rules --select/--ignore drop */
+  struct tt_sema *sema;    /* owned when the config adds semantic options, else NULL (sel.sema is the run's) */
 } tt_cli_profile;
 
 typedef struct tt_cli_run {
@@ -51,6 +69,7 @@ typedef struct tt_cli_run {
   size_t *file_profile;    /* per file: index into profiles */
   tt_cli_profile *profiles;
   size_t n_profiles;
+  struct tt_sema *sema;    /* the run's semantic layer, shared by every profile */
 } tt_cli_run;
 
 /* Loads configs and rulebooks, collects files and processes them. Returns TT_EXIT_OK;

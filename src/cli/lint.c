@@ -31,6 +31,7 @@ static void help(FILE *out) {
         "  --srcroot DIR      sarif: artifact URIs relative to DIR (default: the git top-level\n"
         "                     folder above the current one, else the current folder)\n"
         "  --max-annotations N   github: at most N notes of each kind (error, warning, notice)\n"
+        TT_CLI_SEMA_HELP
         "\n"
         "Suppress a finding with a comment on its line, `// tiletrans-ignore: ID[, ID]` (also\n"
         "`/* ... */`, `#`), alone on the line above, or `tiletrans-ignore-next-line: ID`.\n"
@@ -93,13 +94,13 @@ int tt_cmd_lint(int argc, char **argv) {
       {"fail-on", required_argument, 0, 'F'}, {"rules", required_argument, 0, 'r'},
       {"config", required_argument, 0, 'c'}, {"language", required_argument, 0, 'L'},
       {"jobs", required_argument, 0, 'j'},    {"help", no_argument, 0, 'h'},
-      {"select", required_argument, 0, 'S'},  {"ignore", required_argument, 0, 'I'},
-      {"color", required_argument, 0, 'C'},   {"quiet", no_argument, 0, 'q'},
-      {"srcroot", required_argument, 0, 'R'}, {"max-annotations", required_argument, 0, 'M'},
+      {"select", required_argument, 0, 'S'},  {"ignore", required_argument, 0, 'G'},
+      {"color", required_argument, 0, 'K'},   {"quiet", no_argument, 0, 'q'},
+      {"srcroot", required_argument, 0, 'R'}, {"max-annotations", required_argument, 0, 'M'}, TT_CLI_SEMA_LONGOPTS,
       {0, 0, 0, 0}};
   tt_cli_opts o = {.jobs = 1};
   lint_flags f = {TT_FMT_TEXT, TT_SEV_ERROR, NULL, 0};
-  int p = tt_cli_parse_common(argc, argv, &o, "j:hq", longopts, lint_extra, &f, help);
+  int p = tt_cli_parse_common(argc, argv, &o, "j:hqI:D:", longopts, lint_extra, &f, help);
   if (p != 0) {
     tt_cli_opts_free(&o);
     return p > 0 ? TT_EXIT_OK : TT_EXIT_USAGE;

@@ -29,6 +29,7 @@ static void help(FILE *out) {
         "  --format text|json  report of findings and fixes (json: to stdout, in place of diff/text)\n"
         "  --rules DIR, --config FILE, --language L, -j N, --select, --ignore, --color,\n"
         "  -q/--quiet        as for lint (--quiet: no report of findings, only errors)\n"
+        TT_CLI_SEMA_HELP
         "\n"
         "A symbolic link is followed: its target is rewritten and the link kept. A file with\n"
         "several hard links is rewritten through this name only (reported). Temporary files\n"
@@ -203,12 +204,12 @@ int tt_cmd_rewrite(int argc, char **argv) {
       {"format", required_argument, 0, 'f'}, {"rules", required_argument, 0, 'r'},
       {"config", required_argument, 0, 'c'}, {"language", required_argument, 0, 'L'},
       {"jobs", required_argument, 0, 'j'},   {"help", no_argument, 0, 'h'},
-      {"select", required_argument, 0, 'S'}, {"ignore", required_argument, 0, 'I'},
-      {"color", required_argument, 0, 'C'},  {"quiet", no_argument, 0, 'q'},
+      {"select", required_argument, 0, 'S'}, {"ignore", required_argument, 0, 'G'},
+      {"color", required_argument, 0, 'K'},  {"quiet", no_argument, 0, 'q'}, TT_CLI_SEMA_LONGOPTS,
       {0, 0, 0, 0}};
   tt_cli_opts o = {.jobs = 1, .rewrite = true};
   rw_flags f = {MODE_STDOUT, 0, NULL, TT_FMT_TEXT, NULL};
-  int p = tt_cli_parse_common(argc, argv, &o, "j:hq", longopts, rw_extra, &f, help);
+  int p = tt_cli_parse_common(argc, argv, &o, "j:hqI:D:", longopts, rw_extra, &f, help);
   int rc = TT_EXIT_USAGE;
   if (p != 0) {
     tt_cli_opts_free(&o);

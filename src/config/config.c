@@ -45,7 +45,11 @@ void tt_config_free(tt_config *c) {
   free(c->exclude);
   free(c->overrides);
   for (size_t i = 0; i < c->n_hip_defines; i++) free(c->hip_defines[i]);
+  for (size_t i = 0; i < c->n_sema_includes; i++) free(c->sema_includes[i]);
+  for (size_t i = 0; i < c->n_sema_defines; i++) free(c->sema_defines[i]);
   free(c->hip_defines);
+  free(c->sema_includes);
+  free(c->sema_defines);
   free(c);
 }
 
@@ -151,7 +155,8 @@ tt_config *tt_config_load(const char *path, char **err) {
     *err = tt_xasprintf("%s: the config must be a YAML mapping", path);
     goto out;
   }
-  static const char *const keys[] = {"target", "rules", "include", "exclude", "severity", "hip_defines", NULL};
+  static const char *const keys[] = {"target",     "rules",        "include", "exclude",
+                                     "severity",   "hip_defines",  "include_dirs", "defines", NULL};
   void *it = NULL;
   struct fy_node_pair *p;
   while ((p = fy_node_mapping_iterate(root, &it))) {
@@ -160,7 +165,8 @@ tt_config *tt_config_load(const char *path, char **err) {
     for (size_t i = 0; k && keys[i]; i++) ok |= strcmp(k, keys[i]) == 0;
     if (!ok) {
       *err = tt_yaml_error(path, fy_node_pair_key(p),
-                           "unknown key `%s` (expected target, rules, include, exclude, severity, hip_defines)", k ? k : "?");
+                           "unknown key `%s` (expected target, rules, include, exclude, severity, hip_defines, "
+                           "include_dirs, defines)", k ? k : "?");
       free(k);
       goto out;
     }
@@ -176,9 +182,10 @@ tt_config *tt_config_load(const char *path, char **err) {
   }
   if (read_list(c, root, "rules", &c->rule_dirs, &c->n_rule_dirs, true, err) < 0 ||
       read_list(c, root, "include", &c->include, &c->n_include, false, err) < 0 ||
-      read_list(c, root, "exclude", &c->exclude, &c->n_exclude, false, err) < 0 ||
+      read_list(c, root, "exclude", &c->exclude, &c->n_exclude, false, err) < 0 || read_severity(c, root, err) < 0 ||
       read_list(c, root, "hip_defines", &c->hip_defines, &c->n_hip_defines, false, err) < 0 ||
-      read_severity(c, root, err) < 0)
+      read_list(c, root, "include_dirs", &c->sema_includes, &c->n_sema_includes, true, err) < 0 ||
+      read_list(c, root, "defines", &c->sema_defines, &c->n_sema_defines, false, err) < 0)
     goto out;
   rc = 0;
 out:

@@ -5,6 +5,9 @@
  *   rules: [tools/rules]        # extra rule folders, relative to this file
  *   include: ["src/"]           # globs relative to this file; default: everything
  *   exclude: ["third_party/"]
+ *   hip_defines: [GGML_USE_HIP] # the semantic layer: macros of the project's HIP build,
+ *   include_dirs: [include]     #   include folders (relative to this file), and defines
+ *   defines: ["NDEBUG"]         #   for both targets (beside -I/-D/--compile-commands)
  *   severity:                   # per-rule overrides: error | warning | note | off
  *     hip-api-runtime: note
  *   hip_defines: [MY_USE_HIP]   # macros the HIP build defines: branches under them are
@@ -28,8 +31,11 @@ typedef struct tt_config {
   size_t n_include, n_exclude;
   tt_override *overrides;
   size_t n_overrides;
-  char **hip_defines;     /* extra HIP-side macros for preprocessor-branch rules */
-  size_t n_hip_defines;
+  /* The semantic layer (src/sema), added to the command line's: */
+  char **hip_defines;     /* macros the project's HIP build defines (GGML_USE_HIP) */
+  char **sema_includes;   /* include_dirs, resolved against dir */
+  char **sema_defines;    /* defines for both targets */
+  size_t n_hip_defines, n_sema_includes, n_sema_defines;
 } tt_config;
 
 #define TT_CONFIG_NAME ".tiletrans.yaml"

@@ -24,7 +24,7 @@ static json_t *pos_json(tt_pos p) {
 
 void tt_report_json(FILE *out, const tt_report *r) {
   json_t *findings = json_array(), *errors = json_array(), *problems = json_array();
-  json_int_t counts[3] = {0}, changed = 0, suppressed = 0;
+  json_int_t counts[3] = {0}, changed = 0, suppressed = 0, unconfirmed = 0;
   for (size_t i = 0; i < r->n_files; i++) {
     const tt_file_result *fr = &r->files[i];
     if (fr->error) {
@@ -44,12 +44,18 @@ void tt_report_json(FILE *out, const tt_report *r) {
     for (size_t k = 0; k < fr->findings.n; k++) {
       const tt_finding *f = &fr->findings.items[k];
       counts[f->severity]++;
-      json_array_append_new(
-          findings,
+      json_t *fj =
           json_pack("{s:s, s:s, s:s, s:o, s:o, s:{s:o, s:o}, s:o}", "rule_id", f->rule->id, "category",
                     tt_category_name(f->rule->category), "severity", tt_severity_name(f->severity), "message",
                     tt_json_cstr(f->message), "path", tt_json_cstr(fr->path), "range", "start",
-                    pos_json(f->start_pos), "end", pos_json(f->end_pos), "fix", fix_json(fr->path, f, r->rewrite)));
+                    pos_json(f->start_pos), "end", pos_json(f->end_pos), "fix", fix_json(fr->path, f, r->rewrite));
+      /* Added field (DESIGN.md's contract is kept): present only on a finding that the
+       * semantic layer could not confirm, with the reason. */
+      if (f->unconfirmed) {
+        json_object_set_new(fj, "unconfirmed", tt_json_cstr(f->unconfirmed));
+        unconfirmed++;
+      }
+      json_array_append_new(findings, fj);
     }
   }
   json_t *summary = json_pack("{s:I, s:I, s:I, s:I, s:I}", "files", (json_int_t)r->n_files, "findings",
@@ -58,6 +64,7 @@ void tt_report_json(FILE *out, const tt_report *r) {
   if (r->rewrite) json_object_set_new(summary, "changed", json_integer(changed));
   /* Only when some finding was silenced, so clean outputs keep the contract's shape. */
   else if (suppressed) json_object_set_new(summary, "suppressed", json_integer(suppressed));
+  if (unconfirmed) json_object_set_new(summary, "unconfirmed", json_integer(unconfirmed));
   json_t *root = json_pack("{s:{s:s, s:s}, s:o, s:o}", "tool", "name", "tiletrans", "version", TT_VERSION,
                            "findings", findings, "summary", summary);
   if (json_array_size(errors)) json_object_set_new(root, "errors", errors);

@@ -52,7 +52,7 @@ static bool shown(const tt_report *r, tt_severity s) { return !r->quiet || (int)
 
 /* Input errors are not here: the command prints them on stderr, once each. */
 void tt_report_text(FILE *out, const tt_report *r) {
-  size_t counts[3] = {0}, files_with = 0, issues = 0;
+  size_t counts[3] = {0}, files_with = 0, issues = 0, unconfirmed = 0;
   for (size_t i = 0; i < r->n_files; i++) {
     const tt_file_result *fr = &r->files[i];
     if (fr->error) continue;
@@ -67,6 +67,10 @@ void tt_report_text(FILE *out, const tt_report *r) {
       print_snippet(out, fr->src, f, r->color);
       if (f->has_fix)
         fprintf(out, "      = fix: %s%s\n", f->fix_description, r->rewrite ? fix_status_note(f->fix_status) : "");
+      if (f->unconfirmed) {
+        fprintf(out, "      = not confirmed: %s\n", f->unconfirmed);
+        unconfirmed++;
+      }
     }
     issues += fr->sup_issues.n;
     for (size_t k = 0; k < fr->sup_issues.n && shown(r, TT_SUPPRESS_ISSUE_SEVERITY); k++)
@@ -81,4 +85,7 @@ void tt_report_text(FILE *out, const tt_report *r) {
   if (issues)
     fprintf(out, "%zu tiletrans-ignore comment%s that do%s no work\n", issues, issues == 1 ? "" : "s",
             issues == 1 ? "es" : "");
+  if (unconfirmed)
+    fprintf(out, "%zu finding%s could not be confirmed by the semantic layer (see `= not confirmed:`)\n",
+            unconfirmed, unconfirmed == 1 ? "" : "s");
 }

@@ -17,6 +17,8 @@ void tt_filectx_free(tt_filectx *c) {
   tt_strmap_free(&c->redefined);
   for (size_t i = 0; i < c->n_slots; i++) c->slots[i].free_data(c->slots[i].data);
   free(c->slots);
+  tt_sema_file_free(c->sema_file);
+  tt_sema_free(c->own_sema);
   memset(c, 0, sizeof *c);
 }
 
@@ -62,4 +64,25 @@ const tt_strmap *tt_filectx_redefined(tt_filectx *c) {
   if (!c->redefined_built && c->redefined_build) c->redefined_build(c, c->redefined_arg);
   c->redefined_built = true;
   return &c->redefined;
+
+}
+
+tt_sema_file *tt_filectx_sema(tt_filectx *c) {
+  if (!c->sema_file) {
+    if (!c->sema) c->sema = c->own_sema = tt_sema_new(NULL);
+    const tt_source *src = c->tree->src;
+    c->sema_file = tt_sema_file_new(c->sema, src->path, src->text, src->len);
+  }
+  return c->sema_file;
+}
+
+void tt_filectx_unconfirmed(tt_filectx *c, const char *why) {
+  if (!c->unconfirmed) c->unconfirmed = why ? why : "the semantic layer gave no answer";
+}
+
+int tt_filectx_live_for_hip(tt_filectx *c, uint32_t at) {
+  tt_sema_file *f = tt_filectx_sema(c);
+  tt_sema_answer a = tt_sema_live(f, TT_SEMA_HIP, at);
+  if (a == TT_SEMA_UNKNOWN) tt_filectx_unconfirmed(c, tt_sema_why(f));
+  return (int)a;
 }

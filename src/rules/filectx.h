@@ -8,6 +8,7 @@
 #include "rules/consts.h"
 #include "rules/rule.h"
 #include "util/strmap.h"
+#include "sema/tt_sema.h"
 
 typedef struct tt_fact {
   const char *name;   /* borrowed from the classifier's options */
@@ -46,6 +47,14 @@ typedef struct tt_filectx {
   size_t n_facts, cap;
   tt_filectx_slot *slots;
   size_t n_slots, slots_cap;
+  /* The semantic layer (src/sema), asked only when a rule needs it. `sema` is the run's
+   * session (borrowed; NULL: the context makes its own on first use, default options);
+   * `sema_file` this file's facts, made on first use. */
+  tt_sema *sema, *own_sema;
+  tt_sema_file *sema_file;
+  /* Set while one match's predicates are evaluated: why a semantic predicate could not
+   * be answered (the finding is kept and marked unconfirmed). NULL: all confirmed. */
+  const char *unconfirmed;
 } tt_filectx;
 
 void tt_filectx_init(tt_filectx *c, const tt_tree *tree);
@@ -64,6 +73,17 @@ const tt_strmap *tt_filectx_redefined(tt_filectx *c);
 void tt_filectx_add_cap(tt_filectx *c, uint32_t start, uint32_t end, tt_severity max);
 /* `sev` lowered to the tightest cap over a finding starting at byte `at`. */
 tt_severity tt_filectx_capped(const tt_filectx *c, uint32_t at, tt_severity sev);
+/* This file's semantic facts (never NULL; answers may be UNKNOWN). */
+tt_sema_file *tt_filectx_sema(tt_filectx *c);
+
+/* Whether byte `at` is in a preprocessor branch that the HIP target compiles, per the
+ * semantic layer: 1 live, 0 skipped for HIP, -1 unknown (c->unconfirmed is then set).
+ * For guard checks that want the compiler's answer where there is one. */
+int tt_filectx_live_for_hip(tt_filectx *c, uint32_t at);
+
+/* Records why a semantic question of the current match went unanswered (the first
+ * reason wins until the next match). */
+void tt_filectx_unconfirmed(tt_filectx *c, const char *why);
 
 /* The label of fact `name` for the innermost labelled range containing byte `at`, or NULL. */
 const char *tt_filectx_fact(const tt_filectx *c, const char *name, uint32_t at);

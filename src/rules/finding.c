@@ -10,6 +10,7 @@ void tt_finding_clear(tt_finding *f) {
   free(f->fix_description);
   for (size_t i = 0; i < f->n_edits; i++) free(f->edits[i].replacement);
   free(f->edits);
+  free(f->unconfirmed);
   memset(f, 0, sizeof *f);
 }
 

@@ -33,6 +33,8 @@ typedef struct tt_finding {
   tt_edit *edits;        /* owned */
   size_t n_edits;
   tt_fix_status fix_status;
+  char *unconfirmed;     /* owned; why a semantic predicate of its rule could not be
+                            answered (the finding is reported unconfirmed), or NULL */
 } tt_finding;
 
 typedef struct tt_findings {

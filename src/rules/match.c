@@ -58,6 +58,7 @@ static void run_queryset(const tt_queryset *qs, const tt_selection *sel, tt_file
     const tt_rule *rule = qs->pattern_rule[m.pattern_index];
     tt_severity sev = tt_selection_severity(sel, rule);
     if (sev == TT_SEV_OFF) continue;
+    ctx->unconfirmed = NULL;
     if (!tt_preds_hold(&qs->preds[m.pattern_index], &m, ctx)) continue;
     tt_grow((void **)&b, &bcap, m.capture_count, sizeof *b);
     uint32_t start = UINT32_MAX, end = 0, wstart = UINT32_MAX, wend = 0;
@@ -79,6 +80,7 @@ static void run_queryset(const tt_queryset *qs, const tt_selection *sel, tt_file
     finding_init(f, rule, sev, tree->src, start, end, b, m.capture_count);
     add_template_edits(rule, b, m.capture_count, f);
     finish_fix(f, rule, b, m.capture_count);
+    if (ctx->unconfirmed) f->unconfirmed = tt_xstrdup(ctx->unconfirmed);
   }
   free(b);
   ts_query_cursor_delete(cur);
@@ -202,6 +204,7 @@ void tt_match_tree_ex(const tt_rulebook *book, const tt_selection *sel, const tt
   tt_filectx ctx;
   tt_filectx_init(&ctx, tree);
   if (sel) ctx.target_defines = sel->target_defines, ctx.n_target_defines = sel->n_target_defines;
+  ctx.sema = sel ? sel->sema : NULL;
   run_analyzers(book, sel, &ctx, &local, true);
   run_queryset(&book->by_lang[tree->src->lang], sel, &ctx, &local);
   run_analyzers(book, sel, &ctx, &local, false);

@@ -17,6 +17,9 @@ typedef enum {
   P_FILE_MATCH,
   P_FACT,
   P_REDEFINED,
+  P_LIVE_FOR_TARGET,   /* semantic: the capture is in a branch the target compiles */
+  P_REDEFINED_FOR_TARGET, /* semantic: a header makes the name a macro for HIP */
+  P_SEMA_TYPE_MATCH,   /* semantic: the expression's type (spelled or canonical) matches */
 } pred_kind;
 
 struct tt_pred {
@@ -54,6 +57,12 @@ static const struct {
     {"tt-not-fact?", P_FACT, true},
     {"tt-redefined?", P_REDEFINED, false},
     {"tt-not-redefined?", P_REDEFINED, true},
+    {"tt-live-for-target?", P_LIVE_FOR_TARGET, false},
+    {"tt-not-live-for-target?", P_LIVE_FOR_TARGET, true},
+    {"tt-redefined-for-target?", P_REDEFINED_FOR_TARGET, false},
+    {"tt-not-redefined-for-target?", P_REDEFINED_FOR_TARGET, true},
+    {"tt-sema-type-match?", P_SEMA_TYPE_MATCH, false},
+    {"tt-sema-type-not-match?", P_SEMA_TYPE_MATCH, true},
 };
 
 bool tt_parse_int_literal(const char *s, size_t n, uint64_t *v) {
@@ -137,9 +146,20 @@ static int compile_one(const TSQuery *q, const char *name, const TSQueryPredicat
   case P_EQ:
     if (p->other_capture < 0 && !one_string) goto arity;
     break;
+  case P_LIVE_FOR_TARGET:
+    /* An optional target: "hip" (the default) or "cuda". */
+    if (p->n_strings > 1 || (one_string && strcmp(p->strings[0], "hip") && strcmp(p->strings[0], "cuda"))) {
+      *err = tt_xasprintf("#%s takes an optional target, \"hip\" or \"cuda\"", name);
+      return -1;
+    }
+    break;
+  case P_REDEFINED_FOR_TARGET:
+    if (p->n_strings != 0) goto arity;
+    break;
   case P_MATCH:
   case P_IN_FUNCTION_MATCH:
   case P_FILE_MATCH:
+  case P_SEMA_TYPE_MATCH:
     if (!one_string) goto arity;
     if (!(p->re = tt_regex_compile(p->strings[0], err))) return -1;
     break;
@@ -252,6 +272,36 @@ static bool is_guarded(const tt_tree *t, TSNode n, char *const *names, size_t n_
   return false;
 }
 
+/* The semantic predicates: 1 or 0, or -1 when the semantic layer cannot tell (the
+ * reason is recorded in ctx, and the predicate then holds whatever its polarity, so that
+ * a finding is kept rather than lost, marked unconfirmed). */
+static int sema_holds(const tt_pred *p, TSNode node, tt_filectx *ctx) {
+  tt_sema_file *f = tt_filectx_sema(ctx);
+  uint32_t s = ts_node_start_byte(node), e = ts_node_end_byte(node);
+  tt_sema_answer a = TT_SEMA_UNKNOWN;
+  switch (p->kind) {
+  case P_LIVE_FOR_TARGET:
+    a = tt_sema_live(f, p->n_strings && !strcmp(p->strings[0], "cuda") ? TT_SEMA_CUDA : TT_SEMA_HIP, s);
+    break;
+  case P_REDEFINED_FOR_TARGET:
+    a = tt_sema_hip_redefined(f, s);
+    break;
+  case P_SEMA_TYPE_MATCH: {
+    const char *spelled, *canonical;
+    a = tt_sema_type_at(f, s, e, &spelled, &canonical);
+    if (a == TT_SEMA_YES)
+      a = re_matches(p->re, spelled, strlen(spelled)) || re_matches(p->re, canonical, strlen(canonical))
+              ? TT_SEMA_YES
+              : TT_SEMA_NO;
+    break;
+  }
+  default:
+    break;
+  }
+  if (a == TT_SEMA_UNKNOWN) tt_filectx_unconfirmed(ctx, tt_sema_why(f));
+  return (int)a;
+}
+
 static bool holds_for_node(const tt_pred *p, TSNode node, const TSQueryMatch *m, tt_filectx *ctx) {
   const tt_tree *t = ctx->tree;
   size_t len;
@@ -309,8 +359,16 @@ static bool holds_for_node(const tt_pred *p, TSNode node, const TSQueryMatch *m,
     return !is_guarded(t, node, p->strings, p->n_strings);
   case P_FILE_MATCH:
     return re_matches(p->re, t->src->text, t->src->len);
+  case P_LIVE_FOR_TARGET:
+  case P_REDEFINED_FOR_TARGET:
+  case P_SEMA_TYPE_MATCH:
+    break; /* tt_preds_hold asks sema_holds */
   }
   return false;
+}
+
+static bool is_semantic(pred_kind k) {
+  return k == P_LIVE_FOR_TARGET || k == P_REDEFINED_FOR_TARGET || k == P_SEMA_TYPE_MATCH;
 }
 
 bool tt_preds_hold(const tt_pred_list *pl, const TSQueryMatch *m, tt_filectx *ctx) {
@@ -320,7 +378,12 @@ bool tt_preds_hold(const tt_pred_list *pl, const TSQueryMatch *m, tt_filectx *ct
     for (uint16_t c = 0; c < m->capture_count && all; c++) {
       if (m->captures[c].index != p->capture) continue;
       seen = true;
-      all = holds_for_node(p, m->captures[c].node, m, ctx) != p->negate;
+      if (is_semantic(p->kind)) {
+        int r = sema_holds(p, m->captures[c].node, ctx);
+        all = r < 0 || (r == 1) != p->negate;
+      } else {
+        all = holds_for_node(p, m->captures[c].node, m, ctx) != p->negate;
+      }
     }
     /* A predicate on a capture absent from this match (an optional one) holds. */
     if (seen && !all) return false;

@@ -53,12 +53,16 @@ typedef struct tt_override {
   tt_severity severity;     /* TT_SEV_OFF disables the rule */
 } tt_override;
 
+struct tt_sema;
+
 typedef struct tt_selection {
   const char *target;           /* NULL: every target */
   const tt_override *overrides; /* later entries win */
   size_t n_overrides;
   const char *const *target_defines; /* macros the target side defines (config `hip_defines`) */
   size_t n_target_defines;
+  struct tt_sema *sema;         /* the run's semantic layer (borrowed); NULL: each file
+                                   makes one with default options when a rule asks */
 } tt_selection;
 
 /* The severity `rule` has in this run, or TT_SEV_OFF when it does not run. A NULL

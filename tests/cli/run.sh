@@ -124,6 +124,53 @@ grep -q hipMalloc "$tmp/ro/b.cu" && ok || bad "writable file beside a read-only 
 "$TT" rewrite - --language cuda --target hip "${R[@]}" <data/src/sub/suppressed.cu >"$tmp/stdin.cu" 2>/dev/null
 grep -c '__shfl_xor(v, 4, 32)' "$tmp/stdin.cu" | grep -q 1 && grep -q '__shfl_xor_sync(0xffffffff, v, 1)' "$tmp/stdin.cu" && ok || bad "rewrite - (suppressions respected)"
 
+# --- the semantic layer (libclang): guards in another header, compile databases ---------
+# ggml's layout: a header redefines __shfl_xor_sync for HIP under GGML_USE_HIP, so the
+# 32-bit mask at the call is the header's business once the HIP-side define is known.
+S="$tmp/sema/ggml-cuda"; mkdir -p "$S/vendors"
+printf '#pragma once\n#if defined(GGML_USE_HIP)\n#define __shfl_xor_sync(mask, var, laneMask, width) __shfl_xor(var, laneMask, width)\n#endif\n' >"$S/vendors/hip.h"
+printf '#if defined(GGML_USE_HIP)\n#include "vendors/hip.h"\n#endif\n__device__ float sum(float x) { return x + __shfl_xor_sync(0xffffffff, x, 1, 32); }\n' >"$S/common.cuh"
+# mask_findings JSON: "N U" = findings of hip-sync-mask-32bit, how many are unconfirmed.
+mask_findings() { python3 -c '
+import json,sys; d=json.load(sys.stdin); f=[x for x in d["findings"] if x["rule_id"]=="hip-sync-mask-32bit"]
+u=[x for x in f if "unconfirmed" in x]; assert d["summary"].get("unconfirmed",0)==sum("unconfirmed" in x for x in d["findings"])
+print(len(f), len(u))'; }
+off=$("$TT" lint "$S/common.cuh" --target hip --format json --no-sema | mask_findings)
+[ "$off" = "1 1" ] && ok || bad "--no-sema: the finding is kept and marked unconfirmed (got $off)"
+"$TT" lint "$S/common.cuh" --target hip --no-sema --fail-on never | grep -q '= not confirmed: the semantic layer is off' && ok || bad "text output names unconfirmed findings"
+plain=$("$TT" lint "$S/common.cuh" --target hip --format json | mask_findings)
+if "$TT" lint "$S/common.cuh" --target hip --format json | grep -q 'built without libclang'; then
+  # A build without libclang: every semantic answer is unknown, and says so.
+  [ "$plain" = "1 1" ] && ok || bad "without libclang: finding unconfirmed (got $plain)"
+else
+  [ "$plain" = "1 0" ] && ok || bad "no HIP-side define: the call is CUDA's, a confirmed finding (got $plain)"
+  got=$("$TT" lint "$S/common.cuh" --target hip --format json --hip-define GGML_USE_HIP | mask_findings)
+  [ "$got" = "0 0" ] && ok || bad "--hip-define GGML_USE_HIP: the header's redefinition is seen (got $got)"
+  # ... or from .tiletrans.yaml's hip_defines.
+  printf 'hip_defines: [GGML_USE_HIP]\n' >"$tmp/sema/.tiletrans.yaml"
+  got=$("$TT" lint "$S/common.cuh" --target hip --format json | mask_findings)
+  rm "$tmp/sema/.tiletrans.yaml"
+  [ "$got" = "0 0" ] && ok || bad ".tiletrans.yaml hip_defines (got $got)"
+  # The same from a HIP build's compile database, found upward from the file ...
+  mkdir -p "$tmp/sema/build"
+  printf '[{"directory": "%s", "file": "%s/other.cu", "command": "hipcc -DGGML_USE_HIP -c %s/other.cu"}]\n' \
+    "$tmp/sema/build" "$S" "$S" >"$tmp/sema/build/compile_commands.json"
+  got=$("$TT" lint "$S/common.cuh" --target hip --format json | mask_findings)
+  [ "$got" = "0 0" ] && ok || bad "compile_commands.json found upward (got $got)"
+  # ... or named; and a project include that is not found makes the answer unknown.
+  got=$("$TT" lint "$S/common.cuh" --target hip --format json --compile-commands "$tmp/sema/build/compile_commands.json" | mask_findings)
+  [ "$got" = "0 0" ] && ok || bad "--compile-commands (got $got)"
+  rm "$tmp/sema/build/compile_commands.json"; mv "$S/vendors" "$S/elsewhere"
+  got=$("$TT" lint "$S/common.cuh" --target hip --format json --hip-define GGML_USE_HIP | mask_findings)
+  [ "$got" = "1 1" ] && ok || bad "missing project include: unconfirmed (got $got)"
+  "$TT" lint "$S/common.cuh" --target hip --format json --hip-define GGML_USE_HIP | grep -q 'vendors/hip.h.*file not found.*pass -I' && ok || bad "the reason names the missing include"
+  mkdir -p "$tmp/sema/inc" && mv "$S/elsewhere" "$tmp/sema/inc/vendors"
+  got=$("$TT" lint "$S/common.cuh" --target hip --format json --hip-define GGML_USE_HIP -I "$tmp/sema/inc" | mask_findings)
+  [ "$got" = "0 0" ] && ok || bad "-I finds the header (got $got)"
+fi
+expect_rc "--compile-commands must name compile_commands.json" 2 "$TT" lint "$S/common.cuh" --compile-commands "$S/common.cuh"
+expect_rc "--compile-commands missing file" 2 "$TT" lint "$S/common.cuh" --compile-commands "$tmp/nope/compile_commands.json"
+
 # --- rules, docs, test-rules -------------------------------------------------------------
 "$TT" rules --format json "${R[@]}" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d["rules"])==4 and all("explain" in r for r in d["rules"])' && ok || bad "rules --format json"
 (cd ../.. && "$TT" rules --format markdown --rules rules) >"$tmp/rules.md"
