@@ -206,12 +206,17 @@ Test(narrow_store, declaration_initialised_from_source) {
       "  out[2] = __popc(other);\n"
       "}\n";
   tt_findings fs = {0};
-  cr_assert_eq(tts_match(r, TT_LANG_CUDA, code, &fs), 1u);
+  cr_assert_eq(tts_match(r, TT_LANG_CUDA, code, &fs), 4u, "the declaration and its three sink calls");
   cr_expect_str_eq(fs.items[0].message,
                    "var=m type=unsigned int source=__ballot_sync sink=__popc wide=unsigned long long");
   cr_expect_eq(fs.items[0].start_pos.line, 2u);
   cr_expect_eq(fs.items[0].start_pos.column, 3u);
   cr_expect_str_eq(fs.items[0].fix_description, "store in unsigned long long");
+  cr_expect_eq(fs.items[1].start_pos.line, 3u);
+  cr_expect(fs.items[1].has_fix && fs.items[1].n_edits == 1 && !strcmp(fs.items[1].edits[0].replacement, "__popcll"),
+            "each sink call is a finding with its own edit");
+  cr_expect_eq(fs.items[0].n_edits, 1u, "the declaration's fix changes the type only");
+  cr_expect_str_eq(fs.items[3].message, "var=m type=unsigned int source=__ballot_sync sink=__ffs wide=unsigned long long");
   tt_findings_free(&fs);
   expect_rewrite(r, code,
                  "__global__ void k(const float *in, int *out) {\n"

@@ -71,16 +71,9 @@ typedef struct sink_call {
   uint32_t src_s, src_e;
 } sink_call;
 
-/* `x = source(...)`: a later store of a wide value, reported at its line too. */
-typedef struct assign_site {
-  uint32_t name_s, name_e, src_s, src_e, end;
-} assign_site;
-
 typedef struct scan {
   const ns_opts *o;
   const tt_tree *tree;
-  assign_site *assigns;
-  size_t n_assigns, assigns_cap;
   const tt_strmap *wrapper_names; /* this file's functions that return a source call */
   narrow_var *vars;
   size_t n_vars, vars_cap;
@@ -166,8 +159,6 @@ static void add_assignment(scan *s, TSNode as) {
   if (ts_node_is_null(left) || strcmp(ts_node_type(left), "identifier")) return;
   if (ts_node_is_null(right) || !call_of(s, right, &s->o->sources, &fn)) return;
   uint32_t a = ts_node_start_byte(left), b = ts_node_end_byte(left);
-  TT_PUSH(s->assigns, s->n_assigns, s->assigns_cap,
-          ((assign_site){a, b, ts_node_start_byte(fn), ts_node_end_byte(fn), ts_node_end_byte(as)}));
   for (size_t i = s->n_vars; i-- > 0;)
     if (same_text(s, s->vars[i].name_s, s->vars[i].name_e, a, b)) {
       if (!s->vars[i].src_e) s->vars[i].src_s = ts_node_start_byte(fn), s->vars[i].src_e = ts_node_end_byte(fn);
@@ -205,22 +196,15 @@ typedef struct report_ctx {
   void *ud;
 } report_ctx;
 
-/* The later stores into `v` and the sinks that count it are reported at their own lines
- * (no fix: the declaration's finding carries the edits, sinks included). */
-static void report_uses(scan *s, report_ctx *rc, const narrow_var *v, tt_binding *b) {
-  for (size_t k = 0; k < s->n_assigns; k++) {
-    const assign_site *a = &s->assigns[k];
-    if (!same_text(s, a->name_s, a->name_e, v->name_s, v->name_e) || a->name_s < v->name_e) continue;
-    b[2] = (tt_binding){"source", text(s, a->src_s), a->src_e - a->src_s, a->src_s, a->src_e};
-    tt_analyzer_hit h = {a->name_s, a->end, b, 5, NULL, 0, false};
-    rc->emit(rc->ud, &h);
-  }
-  b[2] = (tt_binding){"source", text(s, v->src_s), v->src_e - v->src_s, v->src_s, v->src_e};
+/* The sink calls that count `v` are findings of their own, each with its own edit
+ * (`__popc` -> `__popcll`), so that every line that needs a change is reported. */
+static void report_sinks(scan *s, report_ctx *rc, const narrow_var *v, tt_binding *b) {
   for (size_t j = 0; j < s->n_sinks; j++) {
     const sink_call *c = &s->sinks[j];
     if (c->arg_is_source || !same_text(s, c->arg_s, c->arg_e, v->name_s, v->name_e) || c->fn_s < v->name_e) continue;
+    tt_edit e = {c->fn_s, c->fn_e, (char *)tt_strmap_get(&s->o->sinks, text(s, c->fn_s), c->fn_e - c->fn_s)};
     b[3] = (tt_binding){"sink", text(s, c->fn_s), c->fn_e - c->fn_s, c->fn_s, c->fn_e};
-    tt_analyzer_hit h = {c->fn_s, c->arg_e + 1, b, 5, NULL, 0, false};
+    tt_analyzer_hit h = {c->fn_s, c->arg_e + 1, b, 5, &e, 1, true};
     rc->emit(rc->ud, &h);
   }
 }
@@ -230,15 +214,13 @@ static void report_function(scan *s, report_ctx *rc) {
   for (size_t i = 0; i < s->n_vars; i++) {
     narrow_var *v = &s->vars[i];
     if (!v->src_e) continue;
-    tt_edit *edits = tt_xcalloc(1 + s->n_sinks, sizeof *edits);
-    size_t ne = 0;
-    edits[ne++] = (tt_edit){v->type_s, v->type_e, (char *)wide};
+    tt_edit edits[1] = {{v->type_s, v->type_e, (char *)wide}};
+    size_t ne = 1;
     const char *sink = "", *sink_end = sink;
-    for (size_t j = 0; j < s->n_sinks; j++) {
+    for (size_t j = 0; j < s->n_sinks && !*sink; j++) {
       sink_call *c = &s->sinks[j];
-      if (c->arg_is_source || !same_text(s, c->arg_s, c->arg_e, v->name_s, v->name_e)) continue;
-      if (!*sink) sink = text(s, c->fn_s), sink_end = text(s, c->fn_e);
-      edits[ne++] = (tt_edit){c->fn_s, c->fn_e, (char *)tt_strmap_get(&s->o->sinks, text(s, c->fn_s), c->fn_e - c->fn_s)};
+      if (!c->arg_is_source && same_text(s, c->arg_s, c->arg_e, v->name_s, v->name_e))
+        sink = text(s, c->fn_s), sink_end = text(s, c->fn_e);
     }
     tt_binding b[] = {{"var", text(s, v->name_s), v->name_e - v->name_s, v->name_s, v->name_e},
                       {"type", text(s, v->type_s), v->type_e - v->type_s, v->type_s, v->type_e},
@@ -247,8 +229,7 @@ static void report_function(scan *s, report_ctx *rc) {
                       {"wide", wide, strlen(wide), v->type_s, v->type_e}};
     tt_analyzer_hit h = {v->type_s, v->name_e, b, 5, edits, ne, true};
     rc->emit(rc->ud, &h);
-    free(edits);
-    report_uses(s, rc, v, b);
+    report_sinks(s, rc, v, b);
   }
   for (size_t j = 0; j < s->n_sinks; j++) {
     sink_call *c = &s->sinks[j];
@@ -327,7 +308,6 @@ static bool on_function(TSNode n, void *ctx) {
   scan s = {.o = w->o, .tree = w->tree, .wrapper_names = &w->wrappers};
   tt_tree_walk(n, collect, &s);
   report_function(&s, &w->rc);
-  free(s.assigns);
   free(s.vars);
   free(s.sinks);
   return false; /* nested functions (lambdas) are part of this one's scan */
