@@ -293,7 +293,7 @@ int tt_cmd_check(int argc, char **argv) {
       rc = EXIT_USAGE;
   o.book = book;
   progress_t prog = {isatty(2)};
-  if (!json && paths.n > 1) {
+  if (format == F_TEXT && paths.n > 1) {
     o.on_done = on_done;
     o.on_done_ctx = &prog;
     if (prog.tty) fprintf(stderr, "0/%zu checks done...", paths.n);
