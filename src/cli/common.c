@@ -443,6 +443,9 @@ void tt_cli_opts_free(tt_cli_opts *o) {
   free(o->rule_dirs);
   free(o->select);
   free(o->ignore);
+  free(o->sema_includes);
+  free(o->sema_defines);
+  free(o->sema_hip_defines);
 }
 
 int tt_cli_check_longopts(int argc, char **argv, const struct option *longopts) {
@@ -535,9 +538,3 @@ int tt_cli_parse_common(int argc, char **argv, tt_cli_opts *o, const char *short
 }
 
 
-void tt_cli_opts_free(tt_cli_opts *o) {
-  free(o->rule_dirs);
-  free(o->sema_includes);
-  free(o->sema_defines);
-  free(o->sema_hip_defines);
-}
