@@ -685,7 +685,7 @@ static int parse_root(tt_check_y_ctx *c, struct fy_node *root) {
   if (s->present && tt_check_y_want_file(c, s, "compile_commands", &sp->compile_commands) != 0) return -1;
   s = tt_check_y_find_slot(sl, ns, "tolerance");
   if (s->present && parse_tolerance(c, s) != 0) return -1;
-  s = slot(sl, ns, "waive");
+  s = tt_check_y_find_slot(sl, ns, "waive");
   if (s->present && parse_waive(c, s) != 0) return -1;
   return 0;
 }
