@@ -125,11 +125,11 @@ grep -q hipMalloc "$tmp/ro/b.cu" && ok || bad "writable file beside a read-only 
 grep -c '__shfl_xor(v, 4, 32)' "$tmp/stdin.cu" | grep -q 1 && grep -q '__shfl_xor_sync(0xffffffff, v, 1)' "$tmp/stdin.cu" && ok || bad "rewrite - (suppressions respected)"
 
 # --- the semantic layer (libclang): guards in another header, compile databases ---------
-# ggml's layout: a header redefines __shfl_xor_sync for HIP under GGML_USE_HIP, so the
+# ggml's layout, with a project macro the rulebook does not know: a header redefines __shfl_xor_sync for HIP under PROJ_USE_HIP, so the
 # 32-bit mask at the call is the header's business once the HIP-side define is known.
 S="$tmp/sema/ggml-cuda"; mkdir -p "$S/vendors"
-printf '#pragma once\n#if defined(GGML_USE_HIP)\n#define __shfl_xor_sync(mask, var, laneMask, width) __shfl_xor(var, laneMask, width)\n#endif\n' >"$S/vendors/hip.h"
-printf '#if defined(GGML_USE_HIP)\n#include "vendors/hip.h"\n#endif\n__device__ float sum(float x) { return x + __shfl_xor_sync(0xffffffff, x, 1, 32); }\n' >"$S/common.cuh"
+printf '#pragma once\n#if defined(PROJ_USE_HIP)\n#define __shfl_xor_sync(mask, var, laneMask, width) __shfl_xor(var, laneMask, width)\n#endif\n' >"$S/vendors/hip.h"
+printf '#if defined(PROJ_USE_HIP)\n#include "vendors/hip.h"\n#endif\n__device__ float sum(float x) { return x + __shfl_xor_sync(0xffffffff, x, 1, 32); }\n' >"$S/common.cuh"
 # mask_findings JSON: "N U" = findings of hip-sync-mask-32bit, how many are unconfirmed.
 mask_findings() { python3 -c '
 import json,sys; d=json.load(sys.stdin); f=[x for x in d["findings"] if x["rule_id"]=="hip-sync-mask-32bit"]
@@ -144,16 +144,16 @@ if "$TT" lint "$S/common.cuh" --target hip --format json | grep -q 'built withou
   [ "$plain" = "1 1" ] && ok || bad "without libclang: finding unconfirmed (got $plain)"
 else
   [ "$plain" = "1 0" ] && ok || bad "no HIP-side define: the call is CUDA's, a confirmed finding (got $plain)"
-  got=$("$TT" lint "$S/common.cuh" --target hip --format json --hip-define GGML_USE_HIP | mask_findings)
-  [ "$got" = "0 0" ] && ok || bad "--hip-define GGML_USE_HIP: the header's redefinition is seen (got $got)"
+  got=$("$TT" lint "$S/common.cuh" --target hip --format json --hip-define PROJ_USE_HIP | mask_findings)
+  [ "$got" = "0 0" ] && ok || bad "--hip-define PROJ_USE_HIP: the header's redefinition is seen (got $got)"
   # ... or from .tiletrans.yaml's hip_defines.
-  printf 'hip_defines: [GGML_USE_HIP]\n' >"$tmp/sema/.tiletrans.yaml"
+  printf 'hip_defines: [PROJ_USE_HIP]\n' >"$tmp/sema/.tiletrans.yaml"
   got=$("$TT" lint "$S/common.cuh" --target hip --format json | mask_findings)
   rm "$tmp/sema/.tiletrans.yaml"
   [ "$got" = "0 0" ] && ok || bad ".tiletrans.yaml hip_defines (got $got)"
   # The same from a HIP build's compile database, found upward from the file ...
   mkdir -p "$tmp/sema/build"
-  printf '[{"directory": "%s", "file": "%s/other.cu", "command": "hipcc -DGGML_USE_HIP -c %s/other.cu"}]\n' \
+  printf '[{"directory": "%s", "file": "%s/other.cu", "command": "hipcc -DPROJ_USE_HIP -c %s/other.cu"}]\n' \
     "$tmp/sema/build" "$S" "$S" >"$tmp/sema/build/compile_commands.json"
   got=$("$TT" lint "$S/common.cuh" --target hip --format json | mask_findings)
   [ "$got" = "0 0" ] && ok || bad "compile_commands.json found upward (got $got)"
@@ -161,11 +161,11 @@ else
   got=$("$TT" lint "$S/common.cuh" --target hip --format json --compile-commands "$tmp/sema/build/compile_commands.json" | mask_findings)
   [ "$got" = "0 0" ] && ok || bad "--compile-commands (got $got)"
   rm "$tmp/sema/build/compile_commands.json"; mv "$S/vendors" "$S/elsewhere"
-  got=$("$TT" lint "$S/common.cuh" --target hip --format json --hip-define GGML_USE_HIP | mask_findings)
+  got=$("$TT" lint "$S/common.cuh" --target hip --format json --hip-define PROJ_USE_HIP | mask_findings)
   [ "$got" = "1 1" ] && ok || bad "missing project include: unconfirmed (got $got)"
-  "$TT" lint "$S/common.cuh" --target hip --format json --hip-define GGML_USE_HIP | grep -q 'vendors/hip.h.*file not found.*pass -I' && ok || bad "the reason names the missing include"
+  "$TT" lint "$S/common.cuh" --target hip --format json --hip-define PROJ_USE_HIP | grep -q 'vendors/hip.h.*file not found.*pass -I' && ok || bad "the reason names the missing include"
   mkdir -p "$tmp/sema/inc" && mv "$S/elsewhere" "$tmp/sema/inc/vendors"
-  got=$("$TT" lint "$S/common.cuh" --target hip --format json --hip-define GGML_USE_HIP -I "$tmp/sema/inc" | mask_findings)
+  got=$("$TT" lint "$S/common.cuh" --target hip --format json --hip-define PROJ_USE_HIP -I "$tmp/sema/inc" | mask_findings)
   [ "$got" = "0 0" ] && ok || bad "-I finds the header (got $got)"
 fi
 expect_rc "--compile-commands must name compile_commands.json" 2 "$TT" lint "$S/common.cuh" --compile-commands "$S/common.cuh"
@@ -209,7 +209,7 @@ expect_rc "srcroot not a folder" 2 "$TT" lint data/src "${R[@]}" --format sarif 
 # --- GitHub annotations: summary line and cap ------------------------------------------
 "$TT" lint data/src "${R[@]}" --format github --max-annotations 1 >"$tmp/gh"
 [ "$(grep -c '^::error ' "$tmp/gh")" = 1 ] && [ "$(grep -c '^::notice ' "$tmp/gh")" = 1 ] && ok || bad "--max-annotations 1: $(cat "$tmp/gh")"
-grep -q '^tiletrans: 9 findings (3 errors, 1 warning, 5 notes) in 2 of 3 files; 8 not annotated (--max-annotations 1: 2 errors, 2 warnings, 4 notices)$' "$tmp/gh" && ok || bad "github summary line: $(tail -1 "$tmp/gh")"
+grep -q '^tiletrans: 10 findings (4 errors, 1 warning, 5 notes) in 2 of 3 files; 9 not annotated (--max-annotations 1: 3 errors, 2 warnings, 4 notices)$' "$tmp/gh" && ok || bad "github summary line: $(tail -1 "$tmp/gh")"
 expect_rc "bad --max-annotations" 2 "$TT" lint data/src "${R[@]}" --format github --max-annotations x
 
 # --- CLI conventions ------------------------------------------------------------------------

@@ -9,19 +9,19 @@
 // __nv_bfloat16: a renames-only port does not build there.)
 // wave32 (RDNA, gfx1030): unaffected.
 
-#include <cuda_bf16.h>
+#include "tiletrans_hip_compat.h"
 #include <hip/hip_runtime.h>
 
 #include <cmath>
 #include <cstdio>
 #include <vector>
 
-__global__ void rmsnorm_bf16(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w,
-                             __nv_bfloat16* __restrict__ y, int rows, int cols) {
+__global__ void rmsnorm_bf16(const __hip_bfloat16* __restrict__ x, const __hip_bfloat16* __restrict__ w,
+                             __hip_bfloat16* __restrict__ y, int rows, int cols) {
     const int lane = threadIdx.x & 31;
     const int row = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
     if (row >= rows) return;
-    const __nv_bfloat16* in = x + (size_t)row * cols;
+    const __hip_bfloat16* in = x + (size_t)row * cols;
     float ss = 0.0f;
     for (int c = lane; c < cols; c += 32) {
         const float v = __bfloat162float(in[c]);
@@ -35,10 +35,10 @@ __global__ void rmsnorm_bf16(const __nv_bfloat16* __restrict__ x, const __nv_bfl
 
 int main() {
     const int rows = 300, cols = 512;
-    std::vector<__nv_bfloat16> x(size_t(rows) * cols), w(cols), y(x.size());
+    std::vector<__hip_bfloat16> x(size_t(rows) * cols), w(cols), y(x.size());
     for (size_t i = 0; i < x.size(); ++i) x[i] = __float2bfloat16(std::sin(0.1f * i));
     for (int c = 0; c < cols; ++c) w[c] = __float2bfloat16(1.0f);
-    __nv_bfloat16 *dx, *dw, *dy;
+    __hip_bfloat16 *dx, *dw, *dy;
     hipMalloc(&dx, x.size() * 2); hipMalloc(&dw, cols * 2); hipMalloc(&dy, y.size() * 2);
     hipMemcpy(dx, x.data(), x.size() * 2, hipMemcpyHostToDevice);
     hipMemcpy(dw, w.data(), cols * 2, hipMemcpyHostToDevice);
