@@ -339,22 +339,6 @@ int tt_cmd_check(int argc, char **argv) {
 
 #else /* !TT_HAVE_CHECKER */
 
-/* Progress on stderr while checks run: each verdict as it comes, and on a terminal
- * a live "N/M" line that the next verdict overwrites. The table and the JSON on
- * stdout are unchanged. */
-typedef struct {
-  int tty;
-} progress_t;
-
-static void on_done(const tt_check_result *r, size_t index, size_t done, size_t total, void *ctx) {
-  progress_t *p = ctx;
-  (void)index;
-  if (p->tty) fputs("\r\033[K", stderr);
-  fprintf(stderr, "[%zu/%zu] %s: %s (%.1fs)\n", done, total, r->name, tt_check_verdict_name(r->status), r->time_s);
-  if (p->tty && done < total) fprintf(stderr, "%zu/%zu checks done...", done, total);
-  fflush(stderr);
-}
-
 int tt_cmd_check(int argc, char **argv) {
   (void)argc;
   (void)argv;
