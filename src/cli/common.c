@@ -321,7 +321,7 @@ int tt_cli_execute(const tt_cli_opts *o, tt_cli_run *run) {
   run->sema = tt_sema_new(&so);
   static char *const dot[] = {"."};
   char *const *paths = o->n_paths ? o->paths : dot;
-  size_t n_paths = o->n_paths ? o->n_paths : 1;
+  size_t n_paths = o->n_paths ? o->n_paths : 1, n_excluded = 0;
   collect_ctx c = {.run = run};
   for (size_t i = 0; i < n_paths; i++) {
     size_t prof;
@@ -336,7 +336,10 @@ int tt_cli_execute(const tt_cli_opts *o, tt_cli_run *run) {
     /* A file named explicitly is read whatever its name (process() asks for
      * --language when the name does not tell), unless its config excludes it: a
      * pre-commit hook names every staged file, and `exclude` must hold for them too. */
-    if (c.config && !tt_fs_is_dir(paths[i]) && tt_config_excludes(c.config, paths[i])) continue;
+    if (c.config && !tt_fs_is_dir(paths[i]) && tt_config_excludes(c.config, paths[i])) {
+      n_excluded++;
+      continue;
+    }
     char *err = NULL;
     size_t before = run->n_files;
     if (tt_fs_walk(paths[i], wanted, add_file, &c, &err) < 0) {
@@ -348,6 +351,9 @@ int tt_cli_execute(const tt_cli_opts *o, tt_cli_run *run) {
               o->rewrite ? "rewrite" : "lint", c.config ? " (after the config's include/exclude)" : "");
     }
   }
+  /* Every file named was excluded by its config (a pre-commit hook on vendored files):
+   * nothing to do, which is not an input error. */
+  if (run->n_files == 0 && n_excluded > 0 && n_excluded == n_paths) return TT_EXIT_OK;
   if (run->n_files == 0) {
     fprintf(stderr, "tiletrans: no input files\n");
     return TT_EXIT_INPUT;
