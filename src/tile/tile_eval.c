@@ -209,6 +209,48 @@ void tt_args_check(tt_interp *I, tt_args *a, const char *fn, const char *const *
   }
 }
 
+/* ---- elementwise calls shared by the dialects -------------------------------- */
+
+/* One tile operand through `op`; `arity` is the message when it is missing. */
+tt_val tt_ev_unary_call(tt_interp *I, tt_args *a, tt_unop op, const char *arity) {
+  if (a->n < 1) tt_ev_fail(I, a->call, "%s", arity);
+  tt_tile_t *t = tt_v_as_tile(I, a->posnode[0], &a->pos[0], TT_TILE_F32);
+  tt_err e;
+  tt_tile_t *r = tt_op_unary(&I->pool, op, t, &e);
+  tt_tile_release(t);
+  if (!r) tt_ev_fail_op(I, a->call, &e);
+  return tt_v_tile(r);
+}
+
+/* The dtype a number operand takes: the other operand's, when that is a tile. */
+static tt_tile_dtype other_dtype(const tt_val *v) { return v->k == TV_TILE ? v->u.t->dtype : TT_TILE_F32; }
+
+tt_val tt_ev_binary_call(tt_interp *I, tt_args *a, tt_binop op) {
+  if (a->n != 2) tt_ev_fail(I, a->call, "an elementwise function takes two operands");
+  tt_tile_t *x = tt_v_as_tile(I, a->posnode[0], &a->pos[0], other_dtype(&a->pos[1]));
+  tt_tile_t *y = tt_v_as_tile(I, a->posnode[1], &a->pos[1], other_dtype(&a->pos[0]));
+  tt_err e;
+  tt_tile_t *r = tt_op_binary(&I->pool, op, x, y, TT_ALIGN_RIGHT, &e);
+  tt_tile_release(x);
+  tt_tile_release(y);
+  if (!r) tt_ev_fail_op(I, a->call, &e);
+  return tt_v_tile(r);
+}
+
+tt_val tt_ev_where_call(tt_interp *I, tt_args *a, const char *fn) {
+  if (a->n != 3) tt_ev_fail(I, a->call, "%s() takes a condition and two values", fn);
+  tt_tile_t *c = tt_v_as_tile(I, a->posnode[0], &a->pos[0], TT_TILE_BOOL);
+  tt_tile_t *x = tt_v_as_tile(I, a->posnode[1], &a->pos[1], other_dtype(&a->pos[2]));
+  tt_tile_t *y = tt_v_as_tile(I, a->posnode[2], &a->pos[2], other_dtype(&a->pos[1]));
+  tt_err e;
+  tt_tile_t *r = tt_op_where(&I->pool, c, x, y, TT_ALIGN_RIGHT, &e);
+  tt_tile_release(c);
+  tt_tile_release(x);
+  tt_tile_release(y);
+  if (!r) tt_ev_fail_op(I, a->call, &e);
+  return tt_v_tile(r);
+}
+
 /* ---- names and frames ------------------------------------------------------ */
 
 static const char *node_text(tt_interp *I, TSNode n, uint32_t *len) {

@@ -187,6 +187,13 @@ TSNode tt_arg_node(tt_args *a, int pos, const char *kw);
 /* Fails when a keyword outside `allowed` (NULL-terminated) was given. */
 void tt_args_check(tt_interp *I, tt_args *a, const char *fn, const char *const *allowed, int maxpos);
 
+/* Elementwise library calls shared by the dialects (NumPy broadcasting; a number
+ * takes the other operand's dtype): one operand through a math op, two through a
+ * binary op, and where(cond, x, y). */
+tt_val tt_ev_unary_call(tt_interp *I, tt_args *a, tt_unop op, const char *arity);
+tt_val tt_ev_binary_call(tt_interp *I, tt_args *a, tt_binop op);
+tt_val tt_ev_where_call(tt_interp *I, tt_args *a, const char *fn);
+
 /* Text of a node, and name comparisons. */
 bool tt_ev_name_is(const char *s, uint32_t len, const char *name);
 

@@ -422,17 +422,9 @@ static tt_val ct_matmul(tt_interp *I, tt_args *a) {
 
 /* ---- elementwise ------------------------------------------------------------ */
 
-static tt_val unary(tt_interp *I, tt_args *a, tt_unop op) {
-  if (a->n < 1) tt_ev_fail(I, a->call, "a math function takes a tile");
-  tt_tile_t *t = tt_v_as_tile(I, a->posnode[0], &a->pos[0], TT_TILE_F32);
-  tt_err e;
-  tt_tile_t *r = tt_op_unary(&I->pool, op, t, &e);
-  tt_tile_release(t);
-  return checked(I, a->call, r, &e);
-}
 
 #define UNARY(name, op) \
-  static tt_val ct_##name(tt_interp *I, tt_args *a) { return unary(I, a, op); }
+  static tt_val ct_##name(tt_interp *I, tt_args *a) { return tt_ev_unary_call(I, a, op, "a math function takes a tile"); }
 UNARY(exp, TT_OP_EXP)
 UNARY(exp2, TT_OP_EXP2)
 UNARY(log, TT_OP_LOG)
@@ -448,20 +440,9 @@ UNARY(abs, TT_OP_ABS)
 UNARY(negative, TT_OP_NEG)
 UNARY(bitwise_not, TT_OP_INVERT)
 
-static tt_val binary(tt_interp *I, tt_args *a, tt_binop op) {
-  if (a->n != 2) tt_ev_fail(I, a->call, "an elementwise function takes two operands");
-  tt_tile_dtype la = a->pos[1].k == TV_TILE ? a->pos[1].u.t->dtype : TT_TILE_F32;
-  tt_tile_dtype lb = a->pos[0].k == TV_TILE ? a->pos[0].u.t->dtype : TT_TILE_F32;
-  tt_tile_t *x = tt_v_as_tile(I, a->posnode[0], &a->pos[0], la), *y = tt_v_as_tile(I, a->posnode[1], &a->pos[1], lb);
-  tt_err e;
-  tt_tile_t *r = tt_op_binary(&I->pool, op, x, y, TT_ALIGN_RIGHT, &e);
-  tt_tile_release(x);
-  tt_tile_release(y);
-  return checked(I, a->call, r, &e);
-}
 
 #define BINARY(name, op) \
-  static tt_val ct_##name(tt_interp *I, tt_args *a) { return binary(I, a, op); }
+  static tt_val ct_##name(tt_interp *I, tt_args *a) { return tt_ev_binary_call(I, a, op); }
 BINARY(add, TT_OP_ADD)
 BINARY(sub, TT_OP_SUB)
 BINARY(mul, TT_OP_MUL)
@@ -484,19 +465,7 @@ BINARY(less_equal, TT_OP_LE)
 BINARY(equal, TT_OP_EQ)
 BINARY(not_equal, TT_OP_NE)
 
-static tt_val ct_where(tt_interp *I, tt_args *a) {
-  if (a->n != 3) tt_ev_fail(I, a->call, "ct.where() takes a condition and two values");
-  tt_tile_dtype lx = a->pos[2].k == TV_TILE ? a->pos[2].u.t->dtype : TT_TILE_F32;
-  tt_tile_dtype ly = a->pos[1].k == TV_TILE ? a->pos[1].u.t->dtype : TT_TILE_F32;
-  tt_tile_t *c = tt_v_as_tile(I, a->posnode[0], &a->pos[0], TT_TILE_BOOL);
-  tt_tile_t *x = tt_v_as_tile(I, a->posnode[1], &a->pos[1], lx), *y = tt_v_as_tile(I, a->posnode[2], &a->pos[2], ly);
-  tt_err e;
-  tt_tile_t *r = tt_op_where(&I->pool, c, x, y, TT_ALIGN_RIGHT, &e);
-  tt_tile_release(c);
-  tt_tile_release(x);
-  tt_tile_release(y);
-  return checked(I, a->call, r, &e);
-}
+static tt_val ct_where(tt_interp *I, tt_args *a) { return tt_ev_where_call(I, a, "ct.where"); }
 
 /* ---- reductions ------------------------------------------------------------ */
 

@@ -614,17 +614,9 @@ static tt_val tl_dot(tt_interp *I, tt_args *a) {
 
 /* ---- elementwise ----------------------------------------------------------------- */
 
-static tt_val unary(tt_interp *I, tt_args *a, tt_unop op) {
-  if (a->n < 1) tt_ev_fail(I, a->call, "a math function takes a tensor");
-  tt_tile_t *t = as_tile(I, a->posnode[0], &a->pos[0], TT_TILE_F32);
-  tt_err e;
-  tt_tile_t *r = tt_op_unary(&I->pool, op, t, &e);
-  tt_tile_release(t);
-  return checked(I, a->call, r, &e);
-}
 
 #define UNARY(name, op) \
-  static tt_val tl_##name(tt_interp *I, tt_args *a) { return unary(I, a, op); }
+  static tt_val tl_##name(tt_interp *I, tt_args *a) { return tt_ev_unary_call(I, a, op, "a math function takes a tensor"); }
 UNARY(exp, TT_OP_EXP)
 UNARY(exp2, TT_OP_EXP2)
 UNARY(log, TT_OP_LOG)
@@ -640,44 +632,21 @@ UNARY(ceil, TT_OP_CEIL)
 UNARY(erf, TT_OP_ERF)
 UNARY(tanh, TT_OP_TANH)
 
-static tt_val binary(tt_interp *I, tt_args *a, tt_binop op) {
-  if (a->n != 2) tt_ev_fail(I, a->call, "an elementwise function takes two operands");
-  tt_tile_dtype la = a->pos[1].k == TV_TILE ? a->pos[1].u.t->dtype : TT_TILE_F32;
-  tt_tile_dtype lb = a->pos[0].k == TV_TILE ? a->pos[0].u.t->dtype : TT_TILE_F32;
-  tt_tile_t *x = as_tile(I, a->posnode[0], &a->pos[0], la), *y = as_tile(I, a->posnode[1], &a->pos[1], lb);
-  tt_err e;
-  tt_tile_t *r = tt_op_binary(&I->pool, op, x, y, TT_ALIGN_RIGHT, &e);
-  tt_tile_release(x);
-  tt_tile_release(y);
-  return checked(I, a->call, r, &e);
-}
 
-static tt_val tl_maximum(tt_interp *I, tt_args *a) { return binary(I, a, TT_OP_MAX); }
-static tt_val tl_minimum(tt_interp *I, tt_args *a) { return binary(I, a, TT_OP_MIN); }
-static tt_val tl_pow(tt_interp *I, tt_args *a) { return binary(I, a, TT_OP_POW); }
+static tt_val tl_maximum(tt_interp *I, tt_args *a) { return tt_ev_binary_call(I, a, TT_OP_MAX); }
+static tt_val tl_minimum(tt_interp *I, tt_args *a) { return tt_ev_binary_call(I, a, TT_OP_MIN); }
+static tt_val tl_pow(tt_interp *I, tt_args *a) { return tt_ev_binary_call(I, a, TT_OP_POW); }
 
-static tt_val tl_where(tt_interp *I, tt_args *a) {
-  if (a->n != 3) tt_ev_fail(I, a->call, "tl.where() takes a condition and two values");
-  tt_tile_dtype lx = a->pos[2].k == TV_TILE ? a->pos[2].u.t->dtype : TT_TILE_F32;
-  tt_tile_dtype ly = a->pos[1].k == TV_TILE ? a->pos[1].u.t->dtype : TT_TILE_F32;
-  tt_tile_t *c = as_tile(I, a->posnode[0], &a->pos[0], TT_TILE_BOOL);
-  tt_tile_t *x = as_tile(I, a->posnode[1], &a->pos[1], lx), *y = as_tile(I, a->posnode[2], &a->pos[2], ly);
-  tt_err e;
-  tt_tile_t *r = tt_op_where(&I->pool, c, x, y, TT_ALIGN_RIGHT, &e);
-  tt_tile_release(c);
-  tt_tile_release(x);
-  tt_tile_release(y);
-  return checked(I, a->call, r, &e);
-}
+static tt_val tl_where(tt_interp *I, tt_args *a) { return tt_ev_where_call(I, a, "tl.where"); }
 
 static tt_val tl_fma(tt_interp *I, tt_args *a) {
   if (a->n != 3) tt_ev_fail(I, a->call, "fma() takes three operands");
   tt_args m = {.n = 2, .call = a->call};
   m.pos[0] = a->pos[0], m.pos[1] = a->pos[1], m.posnode[0] = a->posnode[0], m.posnode[1] = a->posnode[1];
-  tt_val p = binary(I, &m, TT_OP_MUL);
+  tt_val p = tt_ev_binary_call(I, &m, TT_OP_MUL);
   tt_args s = {.n = 2, .call = a->call};
   s.pos[0] = p, s.pos[1] = a->pos[2], s.posnode[0] = a->call, s.posnode[1] = a->posnode[2];
-  tt_val r = binary(I, &s, TT_OP_ADD);
+  tt_val r = tt_ev_binary_call(I, &s, TT_OP_ADD);
   tt_v_drop(&p);
   return r;
 }
@@ -686,10 +655,10 @@ static tt_val tl_clamp(tt_interp *I, tt_args *a) {
   if (a->n != 3) tt_ev_fail(I, a->call, "tl.clamp() takes x, min and max");
   tt_args m = {.n = 2, .call = a->call};
   m.pos[0] = a->pos[0], m.pos[1] = a->pos[1], m.posnode[0] = a->posnode[0], m.posnode[1] = a->posnode[1];
-  tt_val lo = binary(I, &m, TT_OP_MAX);
+  tt_val lo = tt_ev_binary_call(I, &m, TT_OP_MAX);
   tt_args s = {.n = 2, .call = a->call};
   s.pos[0] = lo, s.pos[1] = a->pos[2], s.posnode[0] = a->call, s.posnode[1] = a->posnode[2];
-  tt_val r = binary(I, &s, TT_OP_MIN);
+  tt_val r = tt_ev_binary_call(I, &s, TT_OP_MIN);
   tt_v_drop(&lo);
   return r;
 }

@@ -435,7 +435,7 @@ tt_tile_t *tt_op_where(tt_tpool *p, const tt_tile_t *c, const tt_tile_t *a, cons
   rows rw;
   rows_init(&rw, nd2, shape);
   int64_t last = nd2 - 1;
-  size_t esz = tt_dtype_store(ct) == TT_STORE_F32 ? 4 : 8;
+  size_t esz = tt_tile_elem_size(out);
   for (int64_t row = 0; row < rw.nrows; row++, rows_next(&rw)) {
     int64_t oc = rows_base(&rw, sc), oa = rows_base(&rw, sa), ob = rows_base(&rw, sb);
     for (int64_t j = 0; j < rw.inner; j++) {
@@ -639,8 +639,23 @@ tt_tile_t *tt_op_reshape(tt_tpool *p, const tt_tile_t *t, int ndim, const int64_
                 tt_shape_str(ndim, shape, s2, sizeof s2));
   tt_tile_t *o = tt_tile_new(p, t->dtype, ndim, shape);
   if (!o) return oom(e);
-  memcpy(o->data.p, t->data.p, (size_t)t->n * (tt_dtype_store(t->dtype) == TT_STORE_F32 ? 4 : 8));
+  memcpy(o->data.p, t->data.p, (size_t)t->n * (tt_tile_elem_size(t)));
   return o;
+}
+
+/* o (dense, of o's shape) takes t's elements read with strides st over o's shape:
+ * the one copy loop of permute and broadcast_to. */
+static void gather_strided(tt_tile_t *o, const tt_tile_t *t, const int64_t *st) {
+  size_t esz = tt_tile_elem_size(t);
+  rows rw;
+  rows_init(&rw, o->ndim, o->shape);
+  int64_t il = o->ndim ? st[o->ndim - 1] : 0;
+  for (int64_t row = 0; row < rw.nrows; row++, rows_next(&rw)) {
+    int64_t base = rows_base(&rw, st);
+    for (int64_t j = 0; j < rw.inner; j++)
+      memcpy((char *)o->data.p + (size_t)(row * rw.inner + j) * esz,
+             (const char *)t->data.p + (size_t)(base + j * il) * esz, esz);
+  }
 }
 
 tt_tile_t *tt_op_permute(tt_tpool *p, const tt_tile_t *t, const int *perm, tt_err *e) {
@@ -656,16 +671,7 @@ tt_tile_t *tt_op_permute(tt_tpool *p, const tt_tile_t *t, const int *perm, tt_er
   for (int i = 0; i < nd; i++) shape[i] = t->shape[perm[i]], st[i] = in_st[perm[i]];
   tt_tile_t *o = tt_tile_new(p, t->dtype, nd, shape);
   if (!o) return oom(e);
-  size_t esz = tt_dtype_store(t->dtype) == TT_STORE_F32 ? 4 : 8;
-  rows rw;
-  rows_init(&rw, nd, shape);
-  int64_t il = nd ? st[nd - 1] : 0;
-  for (int64_t row = 0; row < rw.nrows; row++, rows_next(&rw)) {
-    int64_t base = rows_base(&rw, st);
-    for (int64_t j = 0; j < rw.inner; j++)
-      memcpy((char *)o->data.p + (size_t)(row * rw.inner + j) * esz,
-             (const char *)t->data.p + (size_t)(base + j * il) * esz, esz);
-  }
+  gather_strided(o, t, st);
   return o;
 }
 
@@ -682,16 +688,7 @@ tt_tile_t *tt_op_broadcast_to(tt_tpool *p, const tt_tile_t *t, int ndim, const i
   if (!o) return oom(e);
   int64_t st[TT_TILE_MAX_DIMS];
   bcast_strides(t, nd, shape, al, st);
-  size_t esz = tt_dtype_store(t->dtype) == TT_STORE_F32 ? 4 : 8;
-  rows rw;
-  rows_init(&rw, nd, shape);
-  int64_t il = nd ? st[nd - 1] : 0;
-  for (int64_t row = 0; row < rw.nrows; row++, rows_next(&rw)) {
-    int64_t base = rows_base(&rw, st);
-    for (int64_t j = 0; j < rw.inner; j++)
-      memcpy((char *)o->data.p + (size_t)(row * rw.inner + j) * esz,
-             (const char *)t->data.p + (size_t)(base + j * il) * esz, esz);
-  }
+  gather_strided(o, t, st);
   return o;
 }
 
@@ -715,7 +712,7 @@ tt_tile_t *tt_op_cat(tt_tpool *p, const tt_tile_t *a, const tt_tile_t *b, int ax
   int64_t outer = 1, inner = 1;
   for (int i = 0; i < axis; i++) outer *= a->shape[i];
   for (int i = axis + 1; i < a->ndim; i++) inner *= a->shape[i];
-  size_t esz = tt_dtype_store(dt) == TT_STORE_F32 ? 4 : 8;
+  size_t esz = tt_tile_elem_size(o);
   size_t na = (size_t)(a->shape[axis] * inner) * esz, nb = (size_t)(b->shape[axis] * inner) * esz;
   for (int64_t i = 0; i < outer; i++) {
     memcpy((char *)o->data.p + (size_t)i * (na + nb), (char *)ca->data.p + (size_t)i * na, na);

@@ -181,6 +181,8 @@ void tt_tpool_clear(tt_tpool *pool) {
   while (pool->live) tile_destroy(pool->live);
 }
 
+size_t tt_tile_elem_size(const tt_tile_t *t) { return tt_dtype_store(t->dtype) == TT_STORE_F32 ? sizeof(float) : 8; }
+
 double tt_tile_get_f(const tt_tile_t *t, int64_t i) {
   switch (tt_dtype_store(t->dtype)) {
     case TT_STORE_F32: return t->data.f[i];

@@ -67,6 +67,9 @@ void tt_tile_release(tt_tile_t *t);
 /* Frees every tile still on the pool's list (after an error). */
 void tt_tpool_clear(tt_tpool *pool);
 
+/* Bytes of one stored element of t (4 for the f32 class, 8 otherwise). */
+size_t tt_tile_elem_size(const tt_tile_t *t);
+
 /* Element i as a double / as an integer (any storage class). */
 double tt_tile_get_f(const tt_tile_t *t, int64_t i);
 int64_t tt_tile_get_i(const tt_tile_t *t, int64_t i);
