@@ -161,8 +161,9 @@ static int read_compile_commands(const char *db, const char *source, strvec *inc
   return 0;
 }
 
-int tt_check_extract(const tt_check_spec *spec, const char *path, const char *text, size_t len,
-                     const char *provided_dir, tt_xf_result *out, char **err) {
+static int extract(const tt_check_spec *spec, const char *path, const char *text, size_t len,
+                   const char *provided_dir, const char *support_dir, int keep_all, tt_xf_result *out,
+                   char **err) {
   *err = NULL;
   strvec inc = {0}, def = {0};
   for (size_t i = 0; i < spec->nincludes; i++) sv_push(&inc, tt_xstrdup(spec->includes[i]));
@@ -186,9 +187,9 @@ int tt_check_extract(const tt_check_spec *spec, const char *path, const char *te
     while (j < nk && strcmp(kernels[j], spec->launches[i].kernel)) j++;
     if (j == nk) kernels[nk++] = spec->launches[i].kernel;
   }
-  const char *provided[] = {provided_dir};
+  const char *provided[] = {provided_dir}, *support[] = {support_dir};
   tt_xf_options o = {(const char *const *)inc.v, inc.n, (const char *const *)def.v, def.n,
-                     provided, provided_dir && *provided_dir ? 1 : 0};
+                     provided, provided_dir && *provided_dir ? 1 : 0, support, support_dir ? 1 : 0, keep_all};
   rc = tt_xf_extract(path, text, len, kernels, nk, &o, out, err);
   free(kernels);
 done:
@@ -197,6 +198,20 @@ done:
   sv_free(&inc);
   sv_free(&def);
   return rc;
+}
+
+int tt_check_extract(const tt_check_spec *spec, const char *path, const char *text, size_t len,
+                     const char *provided_dir, tt_xf_result *out, char **err) {
+  return extract(spec, path, text, len, provided_dir, NULL, 0, out, err);
+}
+
+int tt_check_extract_candidate(const tt_check_spec *spec, const char *path, const char *text, size_t len,
+                               const char *provided_dir, const char *support_dir, tt_xf_result *out, char **err) {
+  return extract(spec, path, text, len, provided_dir, support_dir, 0, out, err);
+}
+
+int tt_check_inline_program(const tt_check_spec *spec, const char *provided_dir, tt_xf_result *out, char **err) {
+  return extract(spec, spec->source, NULL, 0, provided_dir, NULL, 1, out, err);
 }
 
 /* ------------------------------------------------------------------ binding */

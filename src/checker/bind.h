@@ -19,6 +19,16 @@
 int tt_check_extract(const tt_check_spec *spec, const char *path, const char *text, size_t len,
                      const char *provided_dir, tt_xf_result *out, char **err);
 
+/* The same for a HIP candidate: an include of a file of `support_dir` (the rulebook's
+ * hip/support, NULL: none), such as tiletrans_hip_compat.h, is kept for the build to
+ * find there (tt_check_toolchain.hip_support), whether or not a copy sits next to the port. */
+int tt_check_extract_candidate(const tt_check_spec *spec, const char *path, const char *text, size_t len,
+                               const char *provided_dir, const char *support_dir, tt_xf_result *out, char **err);
+
+/* The same, but out->text is the whole program with its local headers inlined
+ * (tt_xf_options.keep_all): what a translation reads. */
+int tt_check_inline_program(const tt_check_spec *spec, const char *provided_dir, tt_xf_result *out, char **err);
+
 /* Checks every launch of the spec against its kernel's signature in the source and
  * records the kernel's type for struct arguments. Returns 0, or 2 (spec error) with
  * *err (malloc'd) "SPEC:LINE:COL: KEY: what; the kernel: FILE:LINE: text". */

@@ -136,7 +136,28 @@ int tt_check_toolchain_init(tt_check_toolchain *tc, char **err) {
   return 0;
 }
 
+void tt_check_toolchain_set_hip_support(tt_check_toolchain *tc, const char *rules_dir) {
+  char *dir = rules_dir ? tt_xasprintf("%s/hip/support", rules_dir) : NULL;
+  struct stat st;
+  if (!dir || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    free(dir);
+    return;
+  }
+  free(tc->hip_support);
+  tc->hip_support = dir;
+  tt_check_sha256 h;
+  tt_check_sha256_init(&h);
+  tt_check_sha256_field(&h, tc->sim_hash, strlen(tc->sim_hash));
+  tt_check_sha256_field(&h, dir, strlen(dir));
+  hash_dir(&h, dir, NULL, 0);
+  char hex[65];
+  tt_check_sha256_hex(&h, hex);
+  free(tc->sim_hash);
+  tc->sim_hash = strdup(hex);
+}
+
 void tt_check_toolchain_free(tt_check_toolchain *tc) {
+  free(tc->hip_support);
   free(tc->cache_dir);
   free(tc->cxx);
   free(tc->sim_include);
@@ -352,6 +373,8 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
   char *src = tt_xasprintf("%s/harness.%s", tmp, nvcc ? "cu" : "cpp"), *out = tt_xasprintf("%s/harness", tmp);
   char *olog = tt_xasprintf("%s/cc.out", tmp), *elog = tt_xasprintf("%s/cc.err", tmp);
   char *inc1 = tt_xasprintf("-I%s", tc->sim_include), *inc2 = kernel_dir ? tt_xasprintf("-I%s", kernel_dir) : NULL;
+  /* after the kernel's own dir: a compat header shipped next to a port wins */
+  char *inc3 = !nvcc && tc->hip_support ? tt_xasprintf("-I%s", tc->hip_support) : NULL;
   int rc = -1;
   char warp_def[32] = "", *pch = NULL, *pch_inc = NULL;
   if (!src || !out || !olog || !elog || !inc1 || tt_check_write_file(src, harness_text, strlen(harness_text)) != 0) {
@@ -376,6 +399,7 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
     }
     if (!nvcc) argv[n++] = inc1;
     if (inc2) argv[n++] = inc2;
+    if (inc3) argv[n++] = inc3;
     argv[n++] = src;
     argv[n++] = "-o";
     argv[n++] = out;
@@ -433,6 +457,7 @@ done:
   free(elog);
   free(inc1);
   free(inc2);
+  free(inc3);
   free(pch);
   free(pch_inc);
   free(target);

@@ -20,6 +20,9 @@ typedef struct tt_check_toolchain {
   double timeout_s;      /* compile time limit */
   char *hipcc;           /* real HIP compiler for the candidate, NULL: none (realcc.h) */
   char *nvcc;            /* real CUDA compiler for the reference, NULL: none */
+  char *hip_support;     /* the rulebook's hip/support dir (tiletrans_hip_compat.h, which
+                            tiletrans's ports include), searched by every HIP build; NULL:
+                            none. Set with tt_check_toolchain_set_hip_support. */
 } tt_check_toolchain;
 
 /* Resolves the cache dir and the sim's paths (compile-time defaults, overridable by
@@ -27,6 +30,10 @@ typedef struct tt_check_toolchain {
  * Returns 0, or -1 with *err (malloc'd) when the sim is missing. */
 int tt_check_toolchain_init(tt_check_toolchain *tc, char **err);
 void tt_check_toolchain_free(tt_check_toolchain *tc);
+
+/* Makes `rules_dir`/hip/support (when it exists) the support dir of HIP builds and
+ * folds its files into sim_hash, so that editing the compat header rebuilds. */
+void tt_check_toolchain_set_hip_support(tt_check_toolchain *tc, const char *rules_dir);
 
 /* Writes the prepared kernel source into the cache under a content-addressed name
  * that keeps the original basename (so compiler messages read naturally), and returns

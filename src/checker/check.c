@@ -158,42 +158,42 @@ void tt_check_compare_buffers(const tt_check_spec *spec, const unsigned char *re
 }
 
 
-/* The kernel taken out of a program (the source, or a given candidate) with what
- * it needs: the text that side builds (see bind.h, xform.h). */
+/* The kernel taken out of a program (the source, or a candidate: text NULL reads
+ * `path`) with what it needs: the text that side builds (see bind.h, xform.h). */
 static char *extracted_text(const tt_check_toolchain *tc, const tt_check_spec *spec, const char *path,
-                            size_t *len, char **notes, char **err) {
+                            const char *text, size_t text_len, int candidate, size_t *len, char **notes,
+                            char **err) {
   tt_xf_result x;
-  if (tt_check_extract(spec, path, NULL, 0, tc->sim_include, &x, err) != 0) return NULL;
+  int rc = candidate ? tt_check_extract_candidate(spec, path, text, text_len, tc->sim_include, tc->hip_support, &x, err)
+                     : tt_check_extract(spec, path, text, text_len, tc->sim_include, &x, err);
+  if (rc != 0) return NULL;
   tt_buf nb = {0};
   for (size_t i = 0; i < x.nnotes; i++) tt_buf_printf(&nb, "\n  %s", x.notes[i]);
   *notes = nb.len ? tt_buf_steal(&nb) : NULL;
   tt_buf_free(&nb);
-  char *text = x.text;
+  char *out = x.text;
   *len = x.len;
   x.text = NULL;
   tt_xf_result_free(&x);
-  return text;
+  return out;
 }
 
-/* The candidate's source text: the kernel taken out of the spec's `candidate:`,
- * else a translation of the reference's extracted text (so the kernel's local
- * headers are translated with it). A translation is saved in the cache
- * (content-addressed, named after the source) so that messages and reports point
- * at a file the user can open. */
-static char *candidate_text(const tt_check_toolchain *tc, const tt_check_spec *spec,
-                            const tt_check_options *o, const char *ref_text, size_t ref_len, size_t *len,
-                            char **path, char **notes, tt_check_verdict *fail_as, char **err) {
-  if (spec->candidate) {
-    *path = strdup(spec->candidate);
-    *fail_as = TT_CHECK_BUILD_FAIL;
-    return extracted_text(tc, spec, spec->candidate, len, notes, err);
-  }
-  *fail_as = TT_CHECK_TRANSLATE_FAIL;
+/* tiletrans's translation of the whole source program, local headers inlined (the
+ * rules see host code too: launch arithmetic is strategy evidence), saved in the
+ * cache (content-addressed, named after the source) so that messages and reports
+ * point at a file the user can open. Returns the text with *path, or NULL. */
+static char *translation(const tt_check_toolchain *tc, const tt_check_spec *spec, const tt_check_options *o,
+                         size_t *len, char **path, char **err) {
+  *path = NULL;
+  tt_xf_result whole;
+  if (tt_check_inline_program(spec, tc->sim_include, &whole, err) != 0) return NULL;
   tt_selection sel = {.target = "hip"};
   tt_rewrite_result rr;
   char *terr = NULL;
-  int trc = o->book ? tt_rewrite_text(o->book, &sel, spec->source, tt_lang_from_path(spec->source), ref_text, ref_len, &rr, &terr)
+  int trc = o->book ? tt_rewrite_text(o->book, &sel, spec->source, tt_lang_from_path(spec->source), whole.text,
+                                      whole.len, &rr, &terr)
                     : -1;
+  tt_xf_result_free(&whole);
   if (trc < 0) {
     *err = tt_xasprintf("translating %s to HIP failed: %s", spec->source, terr ? terr : "no rulebook loaded");
     free(terr);
@@ -216,12 +216,30 @@ static char *candidate_text(const tt_check_toolchain *tc, const tt_check_spec *s
   *path = dir ? tt_xasprintf("%s/%.*s.hip", dir, (int)stem, base) : NULL;
   if (!*path || tt_check_mkdirs(dir) != 0 || tt_check_write_file(*path, text, *len) != 0) {
     *err = tt_xasprintf("cannot save the translation of %s in the cache: %s", spec->source, strerror(errno));
-    *fail_as = TT_CHECK_BUILD_FAIL;
     free(text);
-    free(dir);
-    return NULL;
+    text = NULL;
   }
   free(dir);
+  return text;
+}
+
+/* The candidate's source text: the kernel taken out of the spec's `candidate:`, else
+ * out of tiletrans's translation of the source. */
+static char *candidate_text(const tt_check_toolchain *tc, const tt_check_spec *spec, const tt_check_options *o,
+                            size_t *len, char **path, char **notes, tt_check_verdict *fail_as, char **err) {
+  *fail_as = TT_CHECK_BUILD_FAIL;
+  if (spec->candidate) {
+    *path = strdup(spec->candidate);
+    return extracted_text(tc, spec, spec->candidate, NULL, 0, 1, len, notes, err);
+  }
+  size_t tlen = 0;
+  char *t = translation(tc, spec, o, &tlen, path, err);
+  if (!t) {
+    *fail_as = *path ? TT_CHECK_BUILD_FAIL : TT_CHECK_TRANSLATE_FAIL;
+    return NULL;
+  }
+  char *text = extracted_text(tc, spec, *path, t, tlen, 1, len, notes, err);
+  free(t);
   return text;
 }
 
@@ -326,13 +344,13 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
   /* The kernel out of the program, then the candidate's text: a translation
    * failure says more than a build failure. */
   size_t ref_len = 0, cand_len = 0;
-  ref_src = extracted_text(tc, spec, spec->source, &ref_len, &notes[0], &why);
+  ref_src = extracted_text(tc, spec, spec->source, NULL, 0, 0, &ref_len, &notes[0], &why);
   if (!ref_src) {
     verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("reference: %s", why));
     goto done;
   }
   tt_check_verdict cand_fail;
-  cand_src = candidate_text(tc, spec, o, ref_src, ref_len, &cand_len, &cand_path, &notes[1], &cand_fail, &why);
+  cand_src = candidate_text(tc, spec, o, &cand_len, &cand_path, &notes[1], &cand_fail, &why);
   if (!cand_src) {
     verdict(r, cand_fail, why);
     why = NULL;

@@ -98,6 +98,7 @@ static int cached_result(const char *path, char **log) {
 
 static int run_compiler(const tt_check_toolchain *tc, const char *cc, tt_check_realcc kind, const char *src,
                         const char *orig_path, const char *inc1, const char *inc2, char **log) {
+  char *inc3 = kind == TT_CHECK_REALCC_HIPCC && tc->hip_support ? tt_xasprintf("-I%s", tc->hip_support) : NULL;
   char *olog = tt_xasprintf("%s.out", src), *elog = tt_xasprintf("%s.err", src);
   char *argv[24];
   int n = 0;
@@ -106,6 +107,7 @@ static int run_compiler(const tt_check_toolchain *tc, const char *cc, tt_check_r
     argv[n++] = (char *)*f;
   argv[n++] = (char *)inc1;
   if (inc2) argv[n++] = (char *)inc2;
+  if (inc3) argv[n++] = inc3;
   argv[n++] = (char *)src;
   argv[n] = NULL;
   tt_check_proc pr;
@@ -131,6 +133,7 @@ static int run_compiler(const tt_check_toolchain *tc, const char *cc, tt_check_r
   if (elog) unlink(elog);
   free(olog);
   free(elog);
+  free(inc3);
   return rc;
 }
 
@@ -159,6 +162,10 @@ int tt_check_realcc_compile(const tt_check_toolchain *tc, tt_check_realcc kind, 
   if (extra_dir) {
     tt_check_sha256_field(&h, extra_dir, strlen(extra_dir));
     hash_headers(&h, extra_dir);
+  }
+  if (kind == TT_CHECK_REALCC_HIPCC && tc->hip_support) {
+    tt_check_sha256_field(&h, tc->hip_support, strlen(tc->hip_support));
+    hash_headers(&h, tc->hip_support);
   }
   char hex[65];
   tt_check_sha256_hex(&h, hex);

@@ -268,6 +268,7 @@ int tt_cmd_check(int argc, char **argv) {
   tt_check_toolchain tc;
   char *tc_err = NULL;
   int have_tc = tt_check_toolchain_init(&tc, &tc_err) == 0;
+  if (have_tc) tt_check_toolchain_set_hip_support(&tc, rules_dir ? rules_dir : tt_cli_default_rules_dir());
   /* Each spec against its kernel's signature: a mismatch is a spec error now, not
    * a failed build later. */
   for (size_t i = 0; rc == EXIT_ALL_PASS && specs && i < paths.n; i++) {

@@ -84,7 +84,7 @@ static void emit_file(xf_prog *p, int fi, tt_buf *b, int *renumbered) {
     const char *s = text + it->start;
     size_t n = it->end - it->start;
     int keep = it->kind == XF_MACRO || it->kind == XF_ALWAYS || it->kind == XF_INC_KEEP ||
-               (it->kind == XF_CODE && it->kept);
+               (it->kind == XF_CODE && it->kept) || (p->o->keep_all && it->kind != XF_DROP);
     if (it->kind == XF_INC_LOCAL && it->target >= 0 && !p->files[it->target].emitted) {
       tt_pos at = tt_source_pos(f->src, it->start);
       tt_buf_printf(b, "#line 1 \"%s\"\n", p->files[it->target].abs);

@@ -290,15 +290,18 @@ static int standard_header(const char *name) {
   return 0;
 }
 
-static int provided_header(const xf_prog *p, const char *name) {
-  if (standard_header(name)) return 1;
-  for (size_t i = 0; i < p->o->n_provided_dirs; i++) {
-    char *path = tt_fs_join(p->o->provided_dirs[i], name);
+static int in_dirs(const char *const *dirs, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++) {
+    char *path = tt_fs_join(dirs[i], name);
     int ok = file_exists(path);
     free(path);
     if (ok) return 1;
   }
   return 0;
+}
+
+static int provided_header(const xf_prog *p, const char *name) {
+  return standard_header(name) || in_dirs(p->o->provided_dirs, p->o->n_provided_dirs, name);
 }
 
 /* A "..." include's file: the including file's folder first, then the include
@@ -330,7 +333,8 @@ static void include_item(xf_prog *p, int file, TSNode node) {
   tt_pos pos = tt_source_pos(p->files[file].src, ts_node_start_byte(node));
   char *name = n >= 2 ? tt_xstrndup(s + 1, n - 2) : tt_xstrdup("");
   int quoted = n >= 2 && s[0] == '"';
-  char *local = quoted ? resolve_local(p, file, name) : NULL;
+  int support = in_dirs(p->o->support_dirs, p->o->n_support_dirs, name);
+  char *local = quoted && !support ? resolve_local(p, file, name) : NULL;
   if (!local && !quoted) {
     /* <...> names a local header too when an include folder holds it (-I). */
     for (size_t i = 0; i < p->o->n_include_dirs && !local; i++) {
@@ -345,7 +349,7 @@ static void include_item(xf_prog *p, int file, TSNode node) {
     p->items[idx].target = target;
     if (target < 0) p->items[idx].kind = XF_INC_DROP;
     free(local);
-  } else if (provided_header(p, name)) {
+  } else if (support || provided_header(p, name)) {
     new_item(p, XF_INC_KEEP, file, node);
   } else {
     new_item(p, XF_INC_DROP, file, node);

@@ -32,6 +32,16 @@ typedef struct tt_xf_options {
    * found in one of them is kept. C and C++ standard headers are always kept. */
   const char *const *provided_dirs;
   size_t n_provided_dirs;
+  /* Folders of headers that ship with ports (the rulebook's support files, such as
+   * tiletrans_hip_compat.h): an include of one of their files is kept as written, never
+   * inlined, even where a copy sits next to the including file; the build searches them. */
+  const char *const *support_dirs;
+  size_t n_support_dirs;
+  /* 1: emit every item, not only the kernels' closure (local headers are still inlined
+   * and the signatures still read). The whole program as one text, for a translation
+   * whose rules need its host code too (launch arithmetic is porting evidence); the
+   * kernel is then taken out of the translation. */
+  int keep_all;
 } tt_xf_options;
 
 typedef enum tt_xf_tparam_kind { TT_XF_TPARAM_TYPE, TT_XF_TPARAM_VALUE } tt_xf_tparam_kind;

@@ -13,6 +13,10 @@
  *   meta groups   tiletrans::meta_group_rank(tile) / meta_group_size(tile) for tiles
  *                 partitioned from the thread block (what tile.meta_group_rank() means there).
  *   bf16 atomics  atomicAdd on __hip_bfloat16 / __hip_bfloat162 (a CAS loop).
+ *   group votes   tiletrans::group_ballot(g, p) / group_any(g, p) / group_all(g, p) for a
+ *                 coalesced_group or thread_block_tile (HIP 5.2's groups have no ballot, any
+ *                 or all): bit r of the ballot is member rank r's vote, as in CUDA, in a
+ *                 64-bit mask (a coalesced group spans up to 64 lanes).
  *   cache hints   tiletrans::ldcs, ldcg, ldca, ldlu, ldcv, stcs, stcg, stwb, stwt: plain loads
  *                 and stores (the hints change caching only, never values).
  *   match         tiletrans::match_any_sync(v) / match_all_sync(v, &pred) over the active
@@ -173,17 +177,19 @@ TT_BF16_CMP_(>=)
 TT_HD_ __hip_bfloat16 operator-(const __hip_bfloat16 &a) { return __hneg(a); }
 TT_HD_ __hip_bfloat16 operator+(const __hip_bfloat16 &a) { return a; }
 
-/* Warp shuffles of bf16 values move their 16 bits. */
-__device__ inline __hip_bfloat16 __shfl(__hip_bfloat16 v, int src, int width = warpSize) {
+/* Warp shuffles of bf16 values move their 16 bits. The names are parenthesised so that a
+ * function-like macro of the same name (a CPU executor's, which records the call site)
+ * does not expand in the declaration. */
+__device__ inline __hip_bfloat16 (__shfl)(__hip_bfloat16 v, int src, int width = warpSize) {
   return __ushort_as_bfloat16((unsigned short)__shfl((int)v.__x, src, width));
 }
-__device__ inline __hip_bfloat16 __shfl_xor(__hip_bfloat16 v, int m, int width = warpSize) {
+__device__ inline __hip_bfloat16 (__shfl_xor)(__hip_bfloat16 v, int m, int width = warpSize) {
   return __ushort_as_bfloat16((unsigned short)__shfl_xor((int)v.__x, m, width));
 }
-__device__ inline __hip_bfloat16 __shfl_down(__hip_bfloat16 v, unsigned int d, int width = warpSize) {
+__device__ inline __hip_bfloat16 (__shfl_down)(__hip_bfloat16 v, unsigned int d, int width = warpSize) {
   return __ushort_as_bfloat16((unsigned short)__shfl_down((int)v.__x, d, width));
 }
-__device__ inline __hip_bfloat16 __shfl_up(__hip_bfloat16 v, unsigned int d, int width = warpSize) {
+__device__ inline __hip_bfloat16 (__shfl_up)(__hip_bfloat16 v, unsigned int d, int width = warpSize) {
   return __ushort_as_bfloat16((unsigned short)__shfl_up((int)v.__x, d, width));
 }
 
@@ -274,6 +280,24 @@ template <class Tile> __device__ inline unsigned meta_group_rank(const Tile &t) 
 }
 template <class Tile> __device__ inline unsigned meta_group_size(const Tile &t) {
   return (cooperative_groups::this_thread_block().size() + t.size() - 1) / t.size();
+}
+
+/* ---- group votes: g.ballot(p), g.any(p), g.all(p) -------------------------------------
+ * Rank r's vote is fetched with g.shfl, so bit r is member rank r's vote whatever lanes
+ * the group holds (a coalesced group's members need not be contiguous lanes). n shuffles
+ * for n members: correct for every group type HIP 5.2 has, not the fastest. */
+template <class Group> __device__ inline unsigned long long group_ballot(const Group &g, int pred) {
+  const unsigned n = g.size();
+  const int mine = pred ? 1 : 0;
+  unsigned long long votes = 0;
+  for (unsigned r = 0; r < n; ++r) votes |= (unsigned long long)(g.shfl(mine, (int)r) & 1) << r;
+  return votes;
+}
+template <class Group> __device__ inline int group_any(const Group &g, int pred) { return group_ballot(g, pred) != 0; }
+template <class Group> __device__ inline int group_all(const Group &g, int pred) {
+  const unsigned n = g.size();
+  const unsigned long long all = n >= 64 ? ~0ull : (1ull << n) - 1;
+  return group_ballot(g, pred) == all;
 }
 
 /* ---- cache-hinted loads and stores ----------------------------------------------------- */
