@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "rules/rewrite.h"
+#include "util/fs.h"
 #include "util/util.h"
 
 /* The translator is the rule engine's (tt_core, rules/rewrite.h). */
@@ -178,6 +179,32 @@ static char *extracted_text(const tt_check_toolchain *tc, const tt_check_spec *s
   return out;
 }
 
+/* Copies each support file of the rulebook (tiletrans_hip_compat.h) that the port
+ * `text` includes into `dir`, next to it, as `rewrite --out` does: the saved
+ * translation builds as it stands. Returns 0, or -1 with errno set. */
+static int ship_supports(const tt_check_toolchain *tc, const char *text, const char *dir) {
+  if (!tc->hip_support) return 0;
+  size_t n;
+  char **names = tt_fs_list(tc->hip_support, &n);
+  int rc = 0;
+  for (size_t i = 0; i < n; i++) {
+    char *quoted = tt_xasprintf("\"%s\"", names[i]);
+    if (rc == 0 && names[i][0] != '.' && strstr(text, quoted)) {
+      char *from = tt_xasprintf("%s/%s", tc->hip_support, names[i]), *to = tt_xasprintf("%s/%s", dir, names[i]);
+      size_t len;
+      char *body = tt_check_read_file(from, &len, 0);
+      rc = body && tt_check_write_file(to, body, len) == 0 ? 0 : -1;
+      free(body);
+      free(from);
+      free(to);
+    }
+    free(quoted);
+    free(names[i]);
+  }
+  free(names);
+  return rc;
+}
+
 /* tiletrans's translation of the whole source program, local headers inlined (the
  * rules see host code too: launch arithmetic is strategy evidence), saved in the
  * cache (content-addressed, named after the source) so that messages and reports
@@ -214,7 +241,8 @@ static char *translation(const tt_check_toolchain *tc, const tt_check_spec *spec
   tt_check_sha256_hex(&h, hex);
   char *dir = tt_xasprintf("%s/translated/%.24s", tc->cache_dir, hex);
   *path = dir ? tt_xasprintf("%s/%.*s.hip", dir, (int)stem, base) : NULL;
-  if (!*path || tt_check_mkdirs(dir) != 0 || tt_check_write_file(*path, text, *len) != 0) {
+  if (!*path || tt_check_mkdirs(dir) != 0 || tt_check_write_file(*path, text, *len) != 0 ||
+      ship_supports(tc, text, dir) != 0) {
     *err = tt_xasprintf("cannot save the translation of %s in the cache: %s", spec->source, strerror(errno));
     free(text);
     text = NULL;
