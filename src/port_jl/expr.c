@@ -488,12 +488,12 @@ static pj_ex form_mma(pj *p, TSNode call, const char *jname, pj_ex *a, pj_ex *b,
   return rebatch(p, e);
 }
 
-static pj_ex form_reduce(pj *p, TSNode call, const char *jname, pj_args *a) {
+static pj_ex form_reduce(pj *p, TSNode call, const char *jname, pj_args *a, bool scan) {
   TSNode xn, axn, kdn;
   if (!arg_at(a, 0, "x", &xn)) return pj_unsupported(p, call, "a reduction without its tile");
   pj_ex x = pj_expr(p, xn);
   char *xv = pj_as_value(&x);
-  bool keep = arg_at(a, 2, "keepdims", &kdn) && pj_text_eq(p, kdn, "True");
+  bool keep = scan || (arg_at(a, 2, "keepdims", &kdn) && pj_text_eq(p, kdn, "True"));
   pj_ex e;
   if (!arg_at(a, 1, "axis", &axn) || pj_text_eq(p, axn, "None")) {
     e = ex_scalar(tt_xasprintf("%s(%s; dims=:)", jname, xv));
@@ -522,7 +522,7 @@ static pj_ex form_reduce(pj *p, TSNode call, const char *jname, pj_args *a) {
       e.sh.rank = 0;
       for (int i = 0; i < x.sh.rank; i++) {
         if (drop[i] && !keep) continue;
-        e.sh.dims[e.sh.rank++] = tt_xstrdup(drop[i] ? "1" : x.sh.dims[i]);
+        e.sh.dims[e.sh.rank++] = tt_xstrdup(drop[i] && !scan ? "1" : x.sh.dims[i]);
       }
     }
   }
@@ -575,18 +575,8 @@ static pj_ex form_convert(pj *p, TSNode call, pj_ex *x, TSNode dtype) {
   return e;
 }
 
-static pj_ex form_reshape(pj *p, TSNode call, const char *jname, pj_ex *x, pj_args *a, int first) {
-  pj_shape s = {.rank = -1};
-  if (a->n_pos == first + 1) {
-    if (!shape_arg(p, a->pos[first], &s)) return pj_unsupported(p, call, "a reshape whose shape is not a tuple");
-  } else {
-    s.rank = 0;
-    for (int i = first; i < a->n_pos && s.rank < PJ_MAX_RANK; i++) {
-      pj_ex d = pj_expr(p, a->pos[i]);
-      s.dims[s.rank++] = pj_as_value(&d);
-      pj_ex_free(&d);
-    }
-  }
+/* x reshaped to Python shape s (taken). */
+static pj_ex reshape_to(pj *p, TSNode call, const char *jname, pj_ex *x, pj_shape s) {
   for (int i = 0; i < s.rank; i++)
     if (!strcmp(s.dims[i], "-1")) return pj_shape_free(&s), pj_unsupported(p, call, "cuTile.jl's reshape takes no -1 dim");
   char *xv = pj_as_value(x);
@@ -630,6 +620,60 @@ static pj_ex form_reshape(pj *p, TSNode call, const char *jname, pj_ex *x, pj_ar
   pj_shape_free(&e.sh);
   e.sh = s;
   return e;
+}
+
+static pj_ex form_reshape(pj *p, TSNode call, const char *jname, pj_ex *x, pj_args *a, int first) {
+  pj_shape s = {.rank = -1};
+  if (a->n_pos == first + 1) {
+    if (!shape_arg(p, a->pos[first], &s)) return pj_unsupported(p, call, "a reshape whose shape is not a tuple");
+  } else {
+    s.rank = 0;
+    for (int i = first; i < a->n_pos && s.rank < PJ_MAX_RANK; i++) {
+      pj_ex d = pj_expr(p, a->pos[i]);
+      s.dims[s.rank++] = pj_as_value(&d);
+      pj_ex_free(&d);
+    }
+  }
+  return reshape_to(p, call, jname, x, s);
+}
+
+/* x with a 1 inserted at Python axis `ax` (expand_dims, x[:, None]). */
+static pj_ex insert_unit_dims(pj *p, TSNode call, const char *jname, pj_ex *x, const bool *unit, int rank) {
+  if (x->sh.rank < 0) return pj_unsupported(p, call, "inserting a dim into a tile of unknown shape");
+  pj_shape s = {.rank = 0};
+  for (int i = 0, j = 0; i < rank && s.rank < PJ_MAX_RANK; i++)
+    s.dims[s.rank++] = tt_xstrdup(unit[i] ? "1" : j < x->sh.rank ? x->sh.dims[j++] : "?");
+  return reshape_to(p, call, jname, x, s);
+}
+
+static pj_ex form_expand_dims(pj *p, TSNode call, const char *jname, pj_ex *x, pj_args *a) {
+  TSNode axn;
+  long ax;
+  if (!arg_at(a, 1, "axis", &axn) || !int_literal(p, axn, &ax) || x->sh.rank < 0)
+    return pj_unsupported(p, call, "expand_dims needs a literal axis and a tile of known shape");
+  int rank = x->sh.rank + 1;
+  if (ax < 0) ax += rank;
+  bool unit[PJ_MAX_RANK] = {0};
+  if (ax < 0 || ax >= rank || rank > PJ_MAX_RANK) return pj_unsupported(p, call, "expand_dims axis out of range");
+  unit[ax] = true;
+  return insert_unit_dims(p, call, jname, x, unit, rank);
+}
+
+static pj_ex form_arange(pj *p, TSNode call, struct fy_node *entry, pj_args *a) {
+  TSNode n, dt;
+  if (!arg_at(a, 0, "size", &n)) return pj_unsupported(p, call, "arange without a size");
+  pj_ex e = pj_expr(p, n);
+  char *v = pj_as_value(&e);
+  char *jt = arg_at(a, 1, "dtype", &dt) ? pj_dtype(p, dt) : NULL;
+  /* Python's arange starts at 0, cuTile.jl's at 1: start=0 keeps Python's values. */
+  pj_ex r = ex_new(tt_xasprintf("%s((%s,); %s%s%s%s=0)", tt_pj_node_str(entry, "julia"), v, jt ? "dtype=" : "",
+                                jt ? jt : "", jt ? ", " : "", tt_pj_node_str(entry, "start_keyword")));
+  r.atomic = true;
+  r.sh.rank = 1;
+  r.sh.dims[0] = v;
+  free(jt);
+  pj_ex_free(&e);
+  return r;
 }
 
 static pj_ex form_permute(pj *p, TSNode call, const char *jname, pj_ex *x, TSNode perm) {
@@ -730,6 +774,40 @@ static pj_ex form_gather(pj *p, TSNode call, const char *jname, pj_args *a) {
   return e;
 }
 
+/* ct.cat((a, b), axis) -> cat(a, b; dims=d) */
+static pj_ex form_cat(pj *p, TSNode call, const char *jname, pj_args *a) {
+  TSNode items[8], axn;
+  long ax;
+  if (a->n_pos < 1 || !arg_at(a, 1, "axis", &axn) || !int_literal(p, axn, &ax))
+    return pj_unsupported(p, call, "cat needs a tuple of tiles and a literal axis");
+  int k = tuple_items(a->pos[0], items, 8);
+  pj_ex xs[8];
+  for (int i = 0; i < k; i++) xs[i] = pj_expr(p, items[i]);
+  int rank = xs[0].sh.rank;
+  long j = julia_axis(p, ax, rank);
+  pj_ex e;
+  if (j < 0) {
+    e = pj_unsupported(p, call, "the rank of the concatenated tiles is unknown, so the axis cannot be flipped");
+  } else {
+    tt_buf b = {0};
+    tt_buf_printf(&b, "%s(", jname);
+    for (int i = 0; i < k; i++) tt_buf_printf(&b, "%s%s", i ? ", " : "", xs[i].text);
+    tt_buf_printf(&b, "; dims=%ld)", j);
+    e = ex_new(tt_buf_steal(&b));
+    e.atomic = true;
+    if (rank > 0) {
+      long pa = ax < 0 ? ax + rank : ax;
+      e.sh = pj_shape_copy(&xs[0].sh);
+      tt_buf d = {0};
+      for (int i = 0; i < k; i++) tt_buf_printf(&d, "%s%s", i ? " + " : "", xs[i].sh.rank == rank ? xs[i].sh.dims[pa] : "?");
+      free(e.sh.dims[pa]);
+      e.sh.dims[pa] = tt_buf_steal(&d);
+    }
+  }
+  for (int i = 0; i < k; i++) pj_ex_free(&xs[i]);
+  return e;
+}
+
 /* A call of the API map's `name`, with `self` as the receiver of a method call. */
 static pj_ex api_call(pj *p, TSNode call, const char *name, TSNode *self) {
   struct fy_node *entry = tt_pj_map_entry(p->map, "functions", name);
@@ -759,13 +837,31 @@ static pj_ex api_call(pj *p, TSNode call, const char *name, TSNode *self) {
       e = form_mma(p, call, jname, &x, &y, has_acc ? &acc : NULL);
       pj_ex_free(&x), pj_ex_free(&y), pj_ex_free(&acc);
     }
-  } else if (!strcmp(form, "reduce")) {
-    e = form_reduce(p, call, jname, &a);
+  } else if (!strcmp(form, "reduce") || !strcmp(form, "scan")) {
+    e = form_reduce(p, call, jname, &a, !strcmp(form, "scan"));
+  } else if (!strcmp(form, "cat")) {
+    e = form_cat(p, call, jname, &a);
+  } else if (!strcmp(form, "arange")) {
+    e = form_arange(p, call, entry, &a);
+  } else if (!strcmp(form, "expand_dims")) {
+    if (a.n_pos < 1) {
+      e = pj_unsupported(p, call, "expand_dims without its tile");
+    } else {
+      pj_ex x = pj_expr(p, a.pos[0]);
+      e = form_expand_dims(p, call, jname, &x, &a);
+      pj_ex_free(&x);
+    }
   } else if (!strcmp(form, "broadcast") || !strcmp(form, "where")) {
     pj_ex xs[8];
     int n = a.n_pos < 8 ? a.n_pos : 8;
     for (int i = 0; i < n; i++) xs[i] = pj_expr(p, a.pos[i]);
-    if (a.n_kw) pj_unsupported(p, call, "keyword arguments of elementwise `ct.%s`", name);
+    for (int i = 0; i < a.n_kw; i++) {
+      struct fy_node *root = fy_document_root(fy_node_document(tt_pj_map_section(p->map, "module")));
+      if (tt_pj_node_list_has(root, "dropped_keywords", a.kw_name[i]))
+        pj_finding(p, a.kw_val[i], "warning", "`%s=` of `ct.%s` has no cuTile.jl form; dropped (a GPU precision hint)", a.kw_name[i], name);
+      else
+        pj_unsupported(p, call, "keyword `%s` of elementwise `ct.%s`", a.kw_name[i], name);
+    }
     e = broadcast_of(p, jname, xs, n);
     for (int i = 0; i < n; i++) pj_ex_free(&xs[i]);
   } else if (!strcmp(form, "convert")) {
@@ -841,8 +937,25 @@ static char *float_literal(pj *p, const char *t) {
   return tt_xasprintf("%s%sf0", buf, strchr(buf, '.') ? "" : ".0");
 }
 
+/* True when `name` is one of the map's host modules (torch, numpy, ...). */
+static bool host_module(pj *p, TSNode n) {
+  if (!pj_is(n, "identifier")) return false;
+  char *s = pj_text(p, n);
+  bool h = tt_pj_node_list_has(fy_document_root(fy_node_document(tt_pj_map_section(p->map, "module"))), "host_modules", s);
+  free(s);
+  return h;
+}
+
 char *pj_dtype(pj *p, TSNode n) {
   char name[128];
+  if (pj_is(n, "attribute") && host_module(p, ts_node_child_by_field_name(n, "object", 6))) {
+    /* np.int32, torch.float16: the same dtype names. */
+    char *a = pj_text(p, ts_node_child_by_field_name(n, "attribute", 9));
+    const char *j = tt_pj_map_str(p->map, "dtypes", a);
+    if (!j) pj_unsupported(p, n, "dtype `%s` has no cuTile.jl mapping", a);
+    free(a);
+    return tt_xstrdup(j ? j : "?");
+  }
   if (ct_attr(p, n, name, sizeof name)) {
     const char *j = tt_pj_map_str(p->map, "dtypes", name);
     if (j) return tt_xstrdup(j);
@@ -879,8 +992,32 @@ char *pj_annotation(pj *p, TSNode type, bool *is_const) {
   return r;
 }
 
+/* `math.log` and friends: the Base name, or NULL. */
+static const char *math_name(pj *p, TSNode attr) {
+  struct fy_node *m = tt_pj_map_section(p->map, "math");
+  TSNode obj = ts_node_child_by_field_name(attr, "object", 6);
+  if (!m || !pj_is(obj, "identifier")) return NULL;
+  char *o = pj_text(p, obj);
+  bool ok = tt_pj_node_list_has(m, "modules", o);
+  free(o);
+  if (!ok) return NULL;
+  char *a = pj_text(p, ts_node_child_by_field_name(attr, "attribute", 9));
+  struct fy_node *names = fy_node_mapping_lookup_by_string(m, "names", FY_NT);
+  const char *j = tt_pj_node_str(names, a);
+  free(a);
+  return j;
+}
+
 static pj_ex attribute(pj *p, TSNode n) {
   char name[128];
+  const char *mj = math_name(p, n);
+  if (mj) {
+    /* Float constants in device code are Float32, like the literals. */
+    const char *f32 = !p->device ? NULL : !strcmp(mj, "Inf") ? "Inf32" : !strcmp(mj, "NaN") ? "NaN32" : NULL;
+    pj_ex e = ex_scalar(tt_xstrdup(f32 ? f32 : mj));
+    e.atomic = true;
+    return e;
+  }
   TSNode obj = ts_node_child_by_field_name(n, "object", 6);
   char *attr = pj_text(p, ts_node_child_by_field_name(n, "attribute", 9));
   pj_ex e;
@@ -925,6 +1062,27 @@ static pj_ex subscript(pj *p, TSNode n) {
       return e;
     }
   }
+  /* x[:, None]: NumPy's dim insertion, a reshape with 1s. */
+  int k = 0;
+  uint32_t c = ts_node_named_child_count(n);
+  bool unit[PJ_MAX_RANK] = {0}, only = c > 1;
+  for (uint32_t q = 1; q < c && k < PJ_MAX_RANK; q++) {
+    TSNode x = ts_node_named_child(n, q);
+    if (pj_is(x, "comment")) continue;
+    if (pj_is(x, "none")) unit[k] = true;
+    else if (!pj_is(x, "slice") || ts_node_named_child_count(x) != 0) only = false;
+    k++;
+  }
+  if (only && k > 0) {
+    pj_ex x = pj_expr(p, val);
+    int slices = 0;
+    for (int q = 0; q < k; q++) slices += !unit[q];
+    const char *rs = tt_pj_node_str(tt_pj_map_entry(p->map, "functions", "reshape"), "julia");
+    pj_ex e = x.sh.rank == slices ? insert_unit_dims(p, n, rs, &x, unit, k)
+                                  : pj_unsupported(p, n, "dim insertion x[..., None] on a tile of unknown shape");
+    pj_ex_free(&x);
+    return e;
+  }
   return pj_unsupported(p, n, "subscripts of tiles or arrays have no cuTile.jl mapping here");
 }
 
@@ -936,7 +1094,7 @@ static pj_ex binary(pj *p, TSNode n, TSNode l, TSNode r, const char *op) {
     return e;
   }
   pj_ex xs[2] = {pj_expr(p, l), pj_expr(p, r)};
-  bool scalar = xs[0].sh.rank == 0 && xs[1].sh.rank == 0;
+  bool scalar = (xs[0].sh.rank == 0 && xs[1].sh.rank == 0) || !strcmp(op, "and") || !strcmp(op, "or");
   pj_ex e;
   if (scalar) {
     const char *jop = tt_pj_map_str(p->map, "scalar_operators", op);
@@ -965,14 +1123,38 @@ static pj_ex call_expr(pj *p, TSNode n) {
   TSNode fn = ts_node_child_by_field_name(n, "function", 8);
   char name[128];
   if (ct_attr(p, fn, name, sizeof name)) return api_call(p, n, name, NULL);
+  if (pj_is(fn, "attribute") && math_name(p, fn)) {
+    pj_args a;
+    args_collect(p, ts_node_child_by_field_name(n, "arguments", 9), &a);
+    pj_ex xs[8];
+    int k = a.n_pos < 8 ? a.n_pos : 8;
+    for (int i = 0; i < k; i++) xs[i] = pj_expr(p, a.pos[i]);
+    bool tile = false;
+    for (int i = 0; i < k; i++) tile |= xs[i].sh.rank != 0;
+    pj_ex e;
+    if (tile) {
+      e = broadcast_of(p, math_name(p, fn), xs, k);
+    } else {
+      tt_buf b = {0};
+      tt_buf_printf(&b, "%s(", math_name(p, fn));
+      for (int i = 0; i < k; i++) {
+        char *v = pj_as_value(&xs[i]);
+        tt_buf_printf(&b, "%s%s", i ? ", " : "", v);
+        free(v);
+      }
+      tt_buf_putc(&b, ')');
+      e = ex_scalar(tt_buf_steal(&b));
+      e.atomic = true;
+    }
+    for (int i = 0; i < k; i++) pj_ex_free(&xs[i]);
+    args_free(&a);
+    return e;
+  }
   if (pj_is(fn, "attribute")) {
     TSNode obj = ts_node_child_by_field_name(fn, "object", 6);
     char *m = pj_text(p, ts_node_child_by_field_name(fn, "attribute", 9));
     const char *fname = tt_pj_map_str(p->map, "methods", m);
-    char *objt = pj_text(p, pj_is(obj, "attribute") ? ts_node_child_by_field_name(obj, "object", 6) : obj);
-    bool host = tt_pj_node_list_has(fy_document_root(fy_node_document(tt_pj_map_section(p->map, "module"))),
-                                    "host_modules", objt);
-    free(objt);
+    bool host = host_module(p, pj_is(obj, "attribute") ? ts_node_child_by_field_name(obj, "object", 6) : obj);
     pj_ex e = fname && !host ? api_call(p, n, fname, &obj) : pj_unsupported(p, n, "`%s` has no cuTile.jl mapping", m);
     free(m);
     return e;

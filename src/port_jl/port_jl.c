@@ -413,7 +413,12 @@ static void block_children(pj *p, TSNode parent, bool module) {
       else emit_comment(p, c);
     } else if (module && (pj_is(c, "function_definition") || pj_is(c, "decorated_definition"))) {
       TSNode def = pj_is(c, "decorated_definition") ? ts_node_child_by_field_name(c, "definition", 10) : c;
-      function_def(p, def, pj_is(c, "decorated_definition") ? c : (TSNode){0});
+      if (pj_is(def, "function_definition")) {
+        function_def(p, def, pj_is(c, "decorated_definition") ? c : (TSNode){0});
+      } else {
+        pj_finding(p, c, "error", "no cuTile.jl mapping: a decorated `%s`", ts_node_type(def));
+        emit_commented(p, c, "a decorated class or other definition");
+      }
     } else if (module) {
       module_statement(p, c);
     } else {
@@ -467,7 +472,23 @@ static bool scan_enter(TSNode n, void *vctx) {
       const char *form = tt_pj_node_str(e, "form");
       if ((arr && !strcmp(arr, "array")) || (form && !strcmp(form, "gather"))) {
         char *name = pj_text(p, a0);
-        pj_var_put(p, name)->is_array = true;
+        pj_var *v = pj_var_put(p, name);
+        v->is_array = true;
+        /* The rank of the array from its index tuple (positional 1 or `index=`). */
+        const char *idx = tt_pj_node_list_at(e, "index", 0);
+        int ip = idx ? tt_pj_node_list_index(e, "positional", idx) : -1;
+        uint32_t na = ts_node_named_child_count(args);
+        for (uint32_t q = 1; idx && q < na; q++) {
+          TSNode c = ts_node_named_child(args, q);
+          TSNode val = c;
+          if (pj_is(c, "keyword_argument")) {
+            if (!pj_text_eq(p, ts_node_child_by_field_name(c, "name", 4), idx)) continue;
+            val = ts_node_child_by_field_name(c, "value", 5);
+          } else if ((int)q != ip) {
+            continue;
+          }
+          if (pj_is(val, "tuple")) v->array_rank = (int)ts_node_named_child_count(val);
+        }
         free(name);
       }
       free(a);
@@ -479,7 +500,6 @@ static bool scan_enter(TSNode n, void *vctx) {
     if (!v) {
       v = pj_var_put(p, name);
       v->one_based = one;
-      v->array_rank = one ? 1 : 0; /* array_rank doubles as "seen" here; reset below */
     } else {
       v->one_based = v->one_based && one;
     }
@@ -501,10 +521,14 @@ static void emit_signature(pj *p, TSNode def, bool kernel, pj_kernel *k) {
     TSNode prm = ts_node_named_child(params, i);
     if (pj_is(prm, "comment")) continue;
     TSNode id = prm;
-    TSNode type = {0};
+    TSNode type = {0}, dflt = {0};
     if (pj_is(prm, "typed_parameter")) {
       id = ts_node_named_child(prm, 0);
       type = ts_node_child_by_field_name(prm, "type", 4);
+    } else if (!kernel && (pj_is(prm, "default_parameter") || pj_is(prm, "typed_default_parameter"))) {
+      id = ts_node_child_by_field_name(prm, "name", 4);
+      type = ts_node_child_by_field_name(prm, "type", 4);
+      dflt = ts_node_child_by_field_name(prm, "value", 5);
     } else if (!pj_is(prm, "identifier")) {
       pj_unsupported(p, prm, "parameter form `%s` (defaults, *args)", ts_node_type(prm));
       continue;
@@ -515,13 +539,19 @@ static void emit_signature(pj *p, TSNode def, bool kernel, pj_kernel *k) {
     bool is_const = false;
     if (!ts_node_is_null(type)) {
       jt = pj_annotation(p, type, &is_const);
-      if (!jt) pj_unsupported(p, type, "parameter annotation with no cuTile.jl mapping");
-      v->sh.rank = 0;
+      if (!jt && kernel) pj_unsupported(p, type, "kernel parameter annotation with no cuTile.jl mapping");
+      else if (!jt) pj_finding(p, type, "note", "host parameter annotation dropped (no Julia counterpart)");
+      if (jt) v->sh.rank = 0;
     } else if (kernel && v->is_array && arr_t) {
       jt = tt_xstrdup(arr_t);
     }
     k->is_const[k->n_params++] = is_const;
     tt_buf_printf(&b, "%s%s%s%s", i ? ", " : "", pn, jt ? "::" : "", jt ? jt : "");
+    if (!ts_node_is_null(dflt)) {
+      pj_ex d = pj_expr(p, dflt);
+      tt_buf_printf(&b, "=%s", d.text);
+      pj_ex_free(&d);
+    }
     free(jt);
     free(pn);
   }
@@ -566,7 +596,8 @@ static void function_def(pj *p, TSNode def, TSNode decorated) {
         if (pj_is(ts_node_named_child(d, 0), "call"))
           pj_finding(p, d, "warning", "the kernel decorator's options are not translated: cuTile.jl takes them as `ct.@compiler_options` in the body");
       } else {
-        pj_finding(p, d, "error", "no cuTile.jl mapping: decorator");
+        /* A host decorator (registration, caching) leaves the function itself intact. */
+        pj_finding(p, d, "warning", "decorator with no cuTile.jl counterpart; kept as a comment");
         emit_commented(p, d, "decorator");
       }
     }
@@ -575,7 +606,6 @@ static void function_def(pj *p, TSNode def, TSNode decorated) {
   vars_clear(p);
   scan_ctx sc = {p};
   tt_tree_walk(body, scan_enter, &sc);
-  for (size_t i = 0; i < p->n_vars; i++) p->vars[i].array_rank = 0;
   p->device = kernel || uses_device_api(p, body);
   pj_kernel k = {0};
   emit_signature(p, def, kernel, &k);
