@@ -291,7 +291,8 @@ static pj_ex form_call(pj *p, TSNode call, struct fy_node *entry, pj_args *a) {
   const char *jname = tt_pj_node_str(entry, "julia");
   bool semi = tt_pj_node_str(entry, "keywords_after_semicolon") &&
               !strcmp(tt_pj_node_str(entry, "keywords_after_semicolon"), "true");
-  tt_buf pos = {0}, kw = {0};
+  tt_buf pos = {0}, kw = {0}, extra = {0};
+  char *slots[16] = {0};
   pj_shape shape = {.rank = -1};
   TSNode shape_node, arr_node;
   const char *arr_name = tt_pj_node_list_at(entry, "positional", 0);
@@ -314,9 +315,7 @@ static pj_ex form_call(pj *p, TSNode call, struct fy_node *entry, pj_args *a) {
     }
     char *t = NULL;
     bool as_kw = semi ? (name && (!arr_name || strcmp(name, arr_name))) : false;
-    char idxbuf[16];
-    snprintf(idxbuf, sizeof idxbuf, "%d", i);
-    if (i < a->n_pos && tt_pj_node_list_has(entry, "axis_args", idxbuf)) { /* a grid axis */
+    if (name && tt_pj_node_list_has(entry, "grid_axis", name)) { /* a grid axis: 1-based, never flipped */
       pj_ex e = pj_expr(p, v);
       t = pj_as_index(&e);
       pj_ex_free(&e);
@@ -354,10 +353,17 @@ static pj_ex form_call(pj *p, TSNode call, struct fy_node *entry, pj_args *a) {
       t = pj_as_value(&e);
       pj_ex_free(&e);
     }
+    int slot = name && !as_kw ? tt_pj_node_list_index(entry, "positional", name) : -1;
     if (as_kw) tt_buf_printf(&kw, "%s%s=%s", kw.len ? ", " : "", name, t);
-    else tt_buf_printf(&pos, "%s%s", pos.len ? ", " : "", t);
+    else if (slot >= 0 && slot < 16 && !slots[slot]) slots[slot] = t, t = NULL;
+    else tt_buf_printf(&extra, ", %s", t);
     free(t);
   }
+  /* Positional arguments in the Julia signature's order, whatever order Python named them in. */
+  for (int i = 0; i < 16; i++)
+    if (slots[i]) tt_buf_printf(&pos, "%s%s", pos.len ? ", " : "", slots[i]), free(slots[i]);
+  if (extra.len) tt_buf_puts(&pos, pos.len ? extra.data : extra.data + 2);
+  tt_buf_free(&extra);
   char *text = tt_xasprintf("%s(%s%s%s)", jname, pos.len ? pos.data : "", kw.len ? "; " : "", kw.len ? kw.data : "");
   tt_buf_free(&pos);
   tt_buf_free(&kw);
@@ -738,12 +744,26 @@ static pj_ex form_gather(pj *p, TSNode call, const char *jname, pj_args *a) {
   int k = tuple_items(a->pos[1], items, PJ_MAX_RANK);
   char *t[PJ_MAX_RANK];
   pj_shape sh = {.rank = -1};
+  const char *scalar_tile = tt_pj_map_top(p->map, "scalar_tile");
+  sh.rank = 0;
   for (int i = 0; i < k; i++) {
     pj_ex e = pj_expr(p, items[i]);
-    char *v = paren(&e);
-    t[p->layout == TT_PJ_FLIPPED ? k - 1 - i : i] = tt_xasprintf("%s .+ 1", v); /* element ids count from 1 */
-    free(v);
-    if (i == 0) sh = pj_shape_copy(&e.sh);
+    /* Element ids count from 1. cuTile.jl's gather takes a tile per axis: a scalar
+     * index among tiles becomes a 0-d tile. */
+    char *v;
+    if (e.sh.rank == 0) {
+      char *ix = pj_as_index(&e);
+      v = k > 1 ? tt_xasprintf("%s(%s)", scalar_tile, ix) : tt_xstrdup(ix);
+      free(ix);
+    } else {
+      char *pe = paren(&e);
+      v = tt_xasprintf("%s .+ 1", pe);
+      free(pe);
+    }
+    t[p->layout == TT_PJ_FLIPPED ? k - 1 - i : i] = v;
+    pj_shape nsh = broadcast_shape(&sh, &e.sh);
+    pj_shape_free(&sh);
+    sh = nsh;
     pj_ex_free(&e);
   }
   tt_buf b = {0};
