@@ -1120,7 +1120,8 @@ static pj_ex binary(pj *p, TSNode n, TSNode l, TSNode r, const char *op) {
     const char *jop = tt_pj_map_str(p->map, "scalar_operators", op);
     if (!jop) jop = op;
     char *a = pj_as_value(&xs[0]), *b = pj_as_value(&xs[1]);
-    pj_ex pa = {.text = a, .atomic = xs[0].atomic && !xs[0].one_based}, pb = {.text = b, .atomic = xs[1].atomic && !xs[1].one_based};
+    /* pj_as_value parenthesizes an id's `- 1` itself. */
+    pj_ex pa = {.text = a, .atomic = xs[0].atomic}, pb = {.text = b, .atomic = xs[1].atomic};
     char *ta = paren(&pa), *tb = paren(&pb);
     if (isalpha((unsigned char)jop[0])) e = ex_scalar(tt_xasprintf("%s(%s, %s)", jop, a, b)), e.atomic = true;
     else e = ex_scalar(tt_xasprintf("%s %s %s", ta, jop, tb));
@@ -1290,7 +1291,7 @@ pj_ex pj_expr(pj *p, TSNode n) {
     char *o = pj_text(p, ts_node_child(n, 0));
     pj_ex x = pj_expr(p, ts_node_named_child(n, 0));
     char *v = pj_as_value(&x);
-    pj_ex px = {.text = v, .atomic = x.atomic && !x.one_based};
+    pj_ex px = {.text = v, .atomic = x.atomic};
     char *pv = paren(&px);
     pj_ex e = ex_new(tt_xasprintf("%s%s", !strcmp(o, "~") ? (x.sh.rank == 0 ? "~" : ".~") : o, pv));
     e.sh = pj_shape_copy(&x.sh);

@@ -428,7 +428,31 @@ static void block_children(pj *p, TSNode parent, bool module) {
   }
 }
 
-static void block(pj *p, TSNode blk) { block_children(p, blk, false); }
+/* tree-sitter-python puts the comments between a header's `:` and the first statement
+ * in the header's node, before the block: they open the block here (one on the
+ * header's row ends the header's line). */
+static void leading_comments(pj *p, TSNode blk) {
+  TSNode parent = ts_node_parent(blk);
+  uint32_t n = ts_node_named_child_count(parent), header_row = ts_node_start_point(parent).row;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(parent, i);
+    if (ts_node_start_byte(c) >= ts_node_start_byte(blk)) break;
+    if (!pj_is(c, "comment")) continue;
+    if (ts_node_start_point(c).row == header_row) {
+      char *s = pj_text(p, c);
+      if (p->out.len && p->out.data[p->out.len - 1] == '\n') p->out.len--;
+      tt_buf_printf(&p->out, "  %s\n", s);
+      free(s);
+    } else {
+      emit_comment(p, c);
+    }
+  }
+}
+
+static void block(pj *p, TSNode blk) {
+  leading_comments(p, blk);
+  block_children(p, blk, false);
+}
 
 /* ---- functions ------------------------------------------------------------------- */
 
