@@ -13,13 +13,25 @@
 #include "util/fs.h"
 #include "util/util.h"
 
+static bool want_py(const char *path, void *ctx) { return tt_str_ends_with(path, ".py"); }
+static void count_one(const char *path, void *ctx) { ++*(size_t *)ctx; }
+
+/* A folder is translated when it holds cuTile Python (.py) files; one of Julia only is
+ * fixed by the Julia rules as any rewrite. */
+static bool folder_has_py(const char *dir) {
+  size_t n = 0;
+  char *err = NULL;
+  if (tt_fs_walk(dir, want_py, count_one, &n, &err) < 0) free(err);
+  return n > 0;
+}
+
 bool tt_cli_is_julia_port(const tt_cli_opts *o) {
   if (!o->target || strcmp(o->target, "julia")) return false;
   for (size_t i = 0; i < o->n_paths; i++) {
     const char *p = o->paths[i];
     if (!strcmp(p, "-")) {
       if (o->language != TT_LANG_PYTHON) return false;
-    } else if (!tt_fs_is_dir(p) && !tt_str_ends_with(p, ".py")) {
+    } else if (tt_fs_is_dir(p) ? !folder_has_py(p) : !tt_str_ends_with(p, ".py")) {
       return false;
     }
   }
@@ -162,8 +174,6 @@ static void port_one(const char *path, void *vctx) {
   tt_pj_result_free(&res);
   tt_source_free(src);
 }
-
-static bool want_py(const char *path, void *ctx) { return tt_str_ends_with(path, ".py"); }
 
 int tt_cli_rewrite_julia(const tt_cli_opts *o, tt_pj_out mode, const char *out_dir, bool json, tt_pj_layout layout) {
   tt_pj_map *map = tt_cli_load_pj_map(o->rule_dirs, o->n_rule_dirs);

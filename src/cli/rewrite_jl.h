@@ -11,7 +11,7 @@
 typedef enum { TT_PJ_OUT_STDOUT, TT_PJ_OUT_IN_PLACE, TT_PJ_OUT_DIR, TT_PJ_OUT_DIFF } tt_pj_out;
 
 /* True when rewrite should translate: target julia and every PATH a .py file or a
- * folder (whose .py files are translated). */
+ * folder holding .py files (which are translated; its .jl files are left alone). */
 bool tt_cli_is_julia_port(const tt_cli_opts *o);
 
 /* The API map from the first of `o`'s rules folders that has one (a rulebook root
