@@ -641,10 +641,12 @@ static void function_def(pj *p, TSNode def, TSNode decorated) {
   else free(k.name), free(k.is_const);
   p->indent++;
   block(p, body);
-  /* cuTile.jl kernels return nothing, explicitly. */
+  /* A Python function that falls off its end returns None; a Julia one returns its
+   * last value. An explicit `return` keeps Python's meaning, and cuTile.jl kernels
+   * must return nothing. */
   uint32_t nb = ts_node_named_child_count(body);
   TSNode last = nb ? ts_node_named_child(body, nb - 1) : (TSNode){0};
-  if (kernel && !pj_is(last, "return_statement")) emit_line(p, "return");
+  if (!pj_is(last, "return_statement")) emit_line(p, "return");
   p->indent--;
   emit_line(p, "end");
   p->device = false;
