@@ -93,4 +93,43 @@ char *pj_dtype(pj *p, TSNode n);
  * ct.Constant[...] (and aliases of it). NULL when there is no mapping. */
 char *pj_annotation(pj *p, TSNode type, bool *is_const);
 
+
+/* ---- shape.c and forms.c (internal) ----
+ * Every `char *` and pj_ex returned is owned by the caller. Shapes are in Python
+ * order; pj_shape_tuple / pj_dims_julia write them in the layout's Julia order.
+ * pj_julia_axis maps Python axis a of a rank-n tile to Julia's dims (-1: unknown).
+ * pj_aligned_operand reshapes a lower-rank operand with leading 1s (logical layout:
+ * Julia broadcasts left-aligned, Python right-aligned). pj_args holds a call's
+ * arguments; its nodes are borrowed from the tree, its keyword names owned. */
+typedef struct pj_args {
+  TSNode pos[16];
+  int n_pos;
+  TSNode kw_val[16];
+  char *kw_name[16];
+  int n_kw;
+} pj_args;
+pj_ex pj_ex_new(char *text);
+pj_ex pj_ex_scalar(char *text);
+char *pj_paren(const pj_ex *e);
+char *pj_tuple_text(char **items, int n);
+void pj_dims_julia(const pj *p, const pj_shape *s, char **out);
+char *pj_shape_tuple(const pj *p, const pj_shape *s);
+long pj_julia_axis(const pj *p, long a, int n);
+pj_shape pj_broadcast_shape(const pj_shape *a, const pj_shape *b);
+char *pj_aligned_operand(const pj *p, pj_ex *e, int rank);
+void pj_args_collect(pj *p, TSNode arglist, pj_args *a);
+void pj_args_free(pj_args *a);
+bool pj_arg_named(pj_args *a, struct fy_node *entry, const char *name, TSNode *out);
+bool pj_arg_at(pj_args *a, int i, const char *name, TSNode *out);
+int pj_tuple_items(TSNode n, TSNode *items, int max);
+bool pj_int_literal(pj *p, TSNode n, long *v);
+bool pj_shape_arg(pj *p, TSNode n, pj_shape *s);
+char *pj_index_arg(pj *p, TSNode n, int *rank);
+char *pj_order_arg(pj *p, TSNode n, int rank, bool *ok);
+int pj_array_rank_of(pj *p, TSNode arr);
+pj_ex pj_form_mma(pj *p, TSNode call, const char *jname, pj_ex *a, pj_ex *b, pj_ex *acc);
+pj_ex pj_broadcast_of(pj *p, const char *jname, pj_ex *xs, int n);
+pj_ex pj_insert_unit_dims(pj *p, TSNode call, const char *jname, pj_ex *x, const bool *unit, int rank);
+pj_ex pj_api_call(pj *p, TSNode call, const char *name, TSNode *self);
+
 #endif
