@@ -57,6 +57,7 @@ typedef struct pj {
   char **const_aliases; /* module-level names bound to ct.Constant[...] */
   size_t n_aliases, cap_aliases;
   bool device;          /* inside device code: float literals are Float32 */
+  bool imported;        /* the Julia import of the module is written */
   /* The first unsupported construct of the statement being translated. */
   bool unsupported;
   TSNode unsupported_node;

@@ -655,13 +655,30 @@ static void function_def(pj *p, TSNode def, TSNode decorated) {
 
 /* ---- the module ------------------------------------------------------------------ */
 
+/* `import math` (the map's math modules): translated to Base names where used. */
+static bool import_is_math(pj *p, TSNode n) {
+  TSNode name = ts_node_named_child(n, 0);
+  if (!pj_is(name, "dotted_name")) return false;
+  char *s = pj_text(p, name);
+  bool m = tt_pj_node_list_has(tt_pj_map_section(p->map, "math"), "modules", s);
+  free(s);
+  return m;
+}
+
 static void module_statement(pj *p, TSNode n) {
   size_t mark = p->out.len;
   const char *pymod = tt_pj_map_str(p->map, "module", "python");
   if (pj_is(n, "import_statement") || pj_is(n, "import_from_statement")) {
     char *s = pj_text(p, n);
-    if (strstr(s, pymod)) {
+    if (strstr(s, pymod) && !p->imported) {
       emit_line(p, tt_pj_map_str(p->map, "module", "julia"));
+      p->imported = true;
+    } else if (strstr(s, pymod)) { /* one Julia import covers every cuda.tile import */
+      line_start(p);
+      tt_buf_printf(&p->out, "# %s  (cuTile.jl: covered by `%s`)\n", s, tt_pj_map_str(p->map, "module", "julia"));
+    } else if (pj_is(n, "import_statement") && import_is_math(p, n)) { /* math.* are Base names */
+      line_start(p);
+      tt_buf_printf(&p->out, "# %s  (Julia: its functions and constants are Base's)\n", s);
     } else {
       pj_finding(p, n, "note", "import with no cuTile.jl counterpart (host code's library); kept as a comment");
       line_start(p);
