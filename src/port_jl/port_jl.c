@@ -464,7 +464,6 @@ typedef struct scan_ctx {
  * `for x in range(n)`), and which parameters are arrays (loaded, stored, counted). */
 static bool scan_enter(TSNode n, void *vctx) {
   pj *p = ((scan_ctx *)vctx)->p;
-  if (pj_is(n, "function_definition") && ts_node_start_byte(n) != 0 && false) return false;
   TSNode left = {0};
   bool one = false;
   if (pj_is(n, "assignment")) {
