@@ -38,6 +38,7 @@ typedef struct tt_check_options {
   int keep;                /* keep each check's work dir (printed in the message) */
   const struct tt_rulebook *book; /* translates sources that have no `candidate:`; loaded
                                      once by the caller and shared by every check (read-only) */
+  int layout_flipped;      /* cuTile Python without `candidate:`: translate --layout flipped */
   const char *schedules;   /* comma-separated sim schedules, e.g. "forward,reverse,random" */
   size_t memory_limit;     /* address-space limit of a sim harness (RLIMIT_AS); 0: none */
   int sandbox;             /* tt_check_sandbox (proc.h) of sim harnesses */

@@ -19,7 +19,10 @@
 #include "checker/proc.h"
 #include "checker/side.h"
 #include "checker/torch_ref.h"
+#include "port_jl/port_jl.h"
 #include "tile/tt_tile.h"
+#include "util/fs.h"
+#include "util/relocate.h"
 #include "util/util.h"
 
 static void set_verdict(tt_check_result *r, tt_check_verdict v, char *msg) {
@@ -208,6 +211,49 @@ static void set_side(tt_check_side *side, const char *semantics, const char *sou
   side->source = strdup(source);
 }
 
+/* A cuTile Python source without a candidate: its cuTile.jl translation (rewrite
+ * --target julia, in the spec's layout) written into `workdir`. Returns the .jl path
+ * (caller frees), or NULL with TRANSLATE-FAIL: the source does not parse, or has
+ * constructs with no mapping (the first is named). */
+static char *translate_to_julia(const tt_check_spec *spec, const tt_check_options *o, const char *workdir,
+                                tt_check_result *r) {
+  char *rules = tt_relocate_rules_dir();
+  char *map_path = tt_fs_join(rules, TT_PJ_MAP_RELPATH);
+  char *err = NULL, *text = NULL, *out = NULL;
+  size_t len = 0;
+  tt_pj_map *m = tt_pj_map_load(map_path, &err);
+  tt_source *src = NULL;
+  if (m && tt_fs_read(spec->source, &text, &len, &err) == 0) src = tt_source_new(spec->source, text, len, TT_LANG_PYTHON);
+  tt_pj_result res = {0};
+  if (!m || !src) {
+    set_verdict(r, TT_CHECK_TRANSLATE_FAIL, tt_xasprintf("%s", err ? err : "cannot read the source"));
+  } else if (tt_pj_translate(m, src, o->layout_flipped ? TT_PJ_FLIPPED : TT_PJ_LOGICAL, &res, &err) < 0) {
+    set_verdict(r, TT_CHECK_TRANSLATE_FAIL, tt_xasprintf("%s", err));
+  } else {
+    const tt_pj_finding *bad = NULL;
+    for (size_t i = 0; i < res.n_findings && !bad; i++)
+      if (!strcmp(res.findings[i].severity, "error")) bad = &res.findings[i];
+    char *path = tt_xasprintf("%s/%s.jl", workdir, spec->kernel);
+    if (bad) {
+      set_verdict(r, TT_CHECK_TRANSLATE_FAIL, tt_xasprintf("%s:%u:%u: %s", spec->source, bad->line, bad->column, bad->message));
+    } else if (tt_fs_write_atomic(path, res.text, res.len, &err) < 0) {
+      set_verdict(r, TT_CHECK_TRANSLATE_FAIL, tt_xasprintf("%s", err));
+    } else {
+      out = path;
+      path = NULL;
+    }
+    free(path);
+  }
+  if (!src) free(text);
+  tt_pj_result_free(&res);
+  tt_source_free(src);
+  tt_pj_map_free(m);
+  free(err);
+  free(map_path);
+  free(rules);
+  return out;
+}
+
 /* With a PyTorch reference, every kernel the spec names (the source, the candidate)
  * is compared against it, the source first; without one, the candidate against the
  * source. The first side that is not PASS decides. */
@@ -219,19 +265,28 @@ void tt_check_run_tile(const tt_check_spec *spec, const tt_check_options *o, tt_
   set_side(&r->reference, spec->torch_ref ? "torch/cpu" : spec->lang == TT_CHECK_LANG_TRITON ? "triton" : "cutile-python",
            spec->torch_ref ? spec->path : spec->source);
   set_side(&r->candidate, "tile", has_cand ? spec->candidate : spec->source);
+  char *translated = NULL; /* the candidate tiletrans wrote, when the spec has none */
   if (!spec->torch_ref && !has_cand) {
-    set_verdict(r, TT_CHECK_TRANSLATE_FAIL, tt_xasprintf("%s: tiletrans does not translate tile kernels yet; give "
-                                                         "a candidate: (a Triton .py file) or a reference: {torch: ...}",
-                                                         spec->source));
-    return;
+    if (spec->lang != TT_CHECK_LANG_CUTILE_PYTHON || !(workdir = make_workdir())) {
+      set_verdict(r, TT_CHECK_TRANSLATE_FAIL,
+                  tt_xasprintf("%s: tiletrans translates cuTile Python (to cuTile.jl) only; give a candidate: or a "
+                               "reference: {torch: ...}", spec->source));
+      goto done;
+    }
+    if (!(translated = translate_to_julia(spec, o, workdir, r))) goto done;
+    has_cand = true;
   }
-  if ((has_src && side_for(spec, spec->source, true, &src, r)) || (has_cand && side_for(spec, spec->candidate, false, &cand, r)))
-    return;
-  set_side(&r->candidate, has_cand ? cand.semantics : src.semantics, has_cand ? spec->candidate : spec->source);
+  const char *cand_path = translated ? translated : spec->candidate;
+  if ((has_src && side_for(spec, spec->source, true, &src, r)) || (has_cand && side_for(spec, cand_path, false, &cand, r))) {
+    if (translated) set_verdict(r, r->status, tt_xasprintf("translated by tiletrans (%s) to %s; %s",
+                                                           o->layout_flipped ? "flipped" : "logical", translated, r->message));
+    goto done;
+  }
+  set_side(&r->candidate, has_cand ? cand.semantics : src.semantics, has_cand ? cand_path : spec->source);
   size_t in_len = 0;
   uint64_t seed = o->seed_set ? o->seed : spec->seed;
   inputs = tt_check_inputs_make(spec, seed, &in_len);
-  if (spec->torch_ref || o->keep) {
+  if ((spec->torch_ref || o->keep) && !workdir) {
     if (!(workdir = make_workdir())) {
       set_verdict(r, TT_CHECK_RUN_FAIL, tt_xasprintf("cannot create a work dir: %s", strerror(errno)));
       goto done;
@@ -287,6 +342,7 @@ done:
     tt_check_side_rmtree(workdir);
   }
   free(workdir);
+  free(translated);
   free(inputs);
   free(ref_out);
   free(out);

@@ -54,6 +54,8 @@ static void help(FILE *f) {
     "                          on: refuse to run without; every harness also gets its own\n"
     "                          process group and work dir, no signals to other processes,\n"
     "                          and its leftover descendants killed\n"
+    "  --layout logical|flipped  cuTile Python specs without a candidate: the layout of the\n"
+    "                          cuTile.jl translation tiletrans makes (default logical)\n"
     "  --keep                  keep each check's work dir (harness sources, inputs,\n"
     "                          outputs, logs) and print where it is\n"
     "  -h, --help              this help\n"
@@ -147,7 +149,7 @@ static void on_done(const tt_check_result *r, size_t index, size_t done, size_t 
 }
 
 int tt_cmd_check(int argc, char **argv) {
-  enum { O_BACKEND = 256, O_FORMAT, O_SEED, O_WARP, O_TIMEOUT, O_KEEP, O_RULES, O_SCHEDULES, O_MEMORY, O_SANDBOX };
+  enum { O_BACKEND = 256, O_FORMAT, O_SEED, O_WARP, O_TIMEOUT, O_KEEP, O_RULES, O_SCHEDULES, O_MEMORY, O_SANDBOX, O_LAYOUT };
   enum { F_TEXT, F_JSON, F_JUNIT, F_MARKDOWN };
   static const struct option longopts[] = {
     {"backend", required_argument, 0, O_BACKEND}, {"format", required_argument, 0, O_FORMAT},
@@ -156,6 +158,7 @@ int tt_cmd_check(int argc, char **argv) {
     {"rules", required_argument, 0, O_RULES},     {"schedules", required_argument, 0, O_SCHEDULES},
     {"jobs", required_argument, 0, 'j'},          {"help", no_argument, 0, 'h'},
     {"memory-limit", required_argument, 0, O_MEMORY}, {"sandbox", required_argument, 0, O_SANDBOX},
+    {"layout", required_argument, 0, O_LAYOUT},
     {0, 0, 0, 0}};
   tt_check_options o;
   tt_check_options_init(&o);
@@ -208,6 +211,10 @@ int tt_cmd_check(int argc, char **argv) {
       break;
     }
     case O_KEEP: o.keep = 1; break;
+    case O_LAYOUT:
+      if (strcmp(optarg, "logical") && strcmp(optarg, "flipped")) return usage_error("--layout must be logical or flipped, not '%s'", optarg);
+      o.layout_flipped = !strcmp(optarg, "flipped");
+      break;
     case O_RULES: rules_dir = optarg; break;
     case O_SCHEDULES: {
       /* Validate here so a typo is a usage error, not a silently skipped schedule. */

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/port_tree.h"
+#include "cli/rewrite_jl.h"
 #include "util/fs.h"
 #include "util/util.h"
 
@@ -29,7 +30,14 @@ static void help(FILE *out) {
         "  --format text|json  report of findings and fixes (json: to stdout, in place of diff/text)\n"
         "  --rules DIR, --config FILE, --language L, -j N, --select, --ignore, --color,\n"
         "  -q/--quiet        as for lint (--quiet: no report of findings, only errors)\n"
+        "  --layout logical|flipped   cuTile Python -> cuTile.jl: keep Python's shapes (logical,\n"
+        "                    the default) or its bytes (flipped: every shape reversed)\n"
         TT_CLI_SEMA_HELP
+        "\n"
+        "--target julia on cuTile Python (.py files, or folders of them) translates each file\n"
+        "to cuTile.jl (x.py -> x.jl: beside it with --in-place, under DIR with --out); the API\n"
+        "map is rules/julia/data/cutile-python.yaml. Constructs with no mapping are error\n"
+        "findings [port-unsupported] and stay in the output as comments (exit 1).\n"
         "\n"
         "A symbolic link is followed: its target is rewritten and the link kept. A file with\n"
         "several hard links is rewritten through this name only (reported). Temporary files\n"
@@ -49,6 +57,8 @@ typedef struct rw_flags {
   const char *out_dir;
   tt_format format;
   char *cleaned;  /* the folder whose stale temporary files were removed last */
+  tt_pj_layout layout;
+  bool layout_set;
 } rw_flags;
 
 static void say_removed(const char *path, void *ctx) {
@@ -82,6 +92,11 @@ static int rw_extra(int c, const char *arg, void *vctx) {
   case 'i': f->mode = MODE_IN_PLACE, f->n_modes++; return 0;
   case 'o': f->mode = MODE_OUT, f->out_dir = arg, f->n_modes++; return 0;
   case 'd': f->mode = MODE_DIFF, f->n_modes++; return 0;
+  case 'Y':
+    f->layout_set = true;
+    if (tt_pj_layout_parse(arg, &f->layout) == 0) return 0;
+    fprintf(stderr, "tiletrans: rewrite --layout expects logical or flipped, not `%s`\n", arg);
+    return -1;
   case 'f':
     if (tt_format_parse(arg, &f->format) == 0 && (f->format == TT_FMT_TEXT || f->format == TT_FMT_JSON)) return 0;
     fprintf(stderr, "tiletrans: rewrite --format expects text or json, not `%s`\n", arg);
@@ -205,10 +220,11 @@ int tt_cmd_rewrite(int argc, char **argv) {
       {"config", required_argument, 0, 'c'}, {"language", required_argument, 0, 'L'},
       {"jobs", required_argument, 0, 'j'},   {"help", no_argument, 0, 'h'},
       {"select", required_argument, 0, 'S'}, {"ignore", required_argument, 0, 'G'},
-      {"color", required_argument, 0, 'K'},  {"quiet", no_argument, 0, 'q'}, TT_CLI_SEMA_LONGOPTS,
+      {"color", required_argument, 0, 'K'},  {"quiet", no_argument, 0, 'q'}, {"layout", required_argument, 0, 'Y'},
+      TT_CLI_SEMA_LONGOPTS,
       {0, 0, 0, 0}};
   tt_cli_opts o = {.jobs = 1, .rewrite = true};
-  rw_flags f = {MODE_STDOUT, 0, NULL, TT_FMT_TEXT, NULL};
+  rw_flags f = {MODE_STDOUT, 0, NULL, TT_FMT_TEXT, NULL, TT_PJ_LOGICAL, false};
   int p = tt_cli_parse_common(argc, argv, &o, "j:hqI:D:", longopts, rw_extra, &f, help);
   int rc = TT_EXIT_USAGE;
   if (p != 0) {
@@ -224,6 +240,16 @@ int tt_cmd_rewrite(int argc, char **argv) {
       fprintf(stderr, "tiletrans: standard input can only be rewritten to standard output or --diff\n");
       goto out_opts;
     }
+  if (tt_cli_is_julia_port(&o)) {
+    static const tt_pj_out modes[] = {[MODE_STDOUT] = TT_PJ_OUT_STDOUT, [MODE_IN_PLACE] = TT_PJ_OUT_IN_PLACE,
+                                      [MODE_OUT] = TT_PJ_OUT_DIR, [MODE_DIFF] = TT_PJ_OUT_DIFF};
+    rc = tt_cli_rewrite_julia(&o, modes[f.mode], f.out_dir, f.format == TT_FMT_JSON, f.layout);
+    goto out_opts;
+  }
+  if (f.layout_set) {
+    fprintf(stderr, "tiletrans: --layout applies to cuTile Python inputs with --target julia\n");
+    goto out_opts;
+  }
   tt_cli_run run;
   rc = tt_cli_execute(&o, &run);
   if (rc != TT_EXIT_OK) goto out_run;

@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/rewrite_jl.h"
 #include "report/json_util.h"
 #include "rules/analyzer.h"
 
@@ -128,10 +129,25 @@ int tt_cmd_rules(int argc, char **argv) {
              tt_severity_name(r->severity), r->summary);
     }
   }
-  if (!strcmp(format, "json"))
-    tt_json_dump(stdout, json_pack("{s:{s:s, s:s}, s:o}", "tool", "name", "tiletrans", "version", TT_VERSION,
-                                   "rules", arr));
-  else
+  if (!strcmp(format, "json")) {
+    json_t *doc = json_pack("{s:{s:s, s:s}, s:o}", "tool", "name", "tiletrans", "version", TT_VERSION, "rules", arr);
+    /* --target julia: the API map that `rewrite --target julia` translates with, for agents. */
+    if (target && !strcmp(target, "julia")) {
+      tt_pj_map *m = tt_cli_load_pj_map(dirs, n_dirs);
+      if (!m) {
+        json_decref(doc);
+        tt_rulebook_free(book);
+        return TT_EXIT_USAGE;
+      }
+      char *text = tt_pj_map_json(m);
+      json_error_t jerr;
+      json_t *api = text ? json_loads(text, 0, &jerr) : NULL;
+      if (api) json_object_set_new(doc, "api_map", api);
+      free(text);
+      tt_pj_map_free(m);
+    }
+    tt_json_dump(stdout, doc);
+  } else
     json_decref(arr);
   tt_rulebook_free(book);
   return TT_EXIT_OK;

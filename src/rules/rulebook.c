@@ -14,7 +14,10 @@ typedef struct load_ctx {
   tt_buf errors;
 } load_ctx;
 
+/* A target's data/ folder holds data the tools read (the Julia port's API map), not rules. */
 static bool is_rule_file(const char *path, void *ctx) {
+  const char *slash = strrchr(path, '/');
+  if (slash && slash - path >= 5 && !strncmp(slash - 5, "/data", 5)) return false;
   return tt_str_ends_with(path, ".yaml") || tt_str_ends_with(path, ".yml");
 }
 

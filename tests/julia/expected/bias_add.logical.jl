@@ -1,0 +1,15 @@
+# layout: logical
+# Translated from cuTile Python by `tiletrans rewrite --target julia --layout logical`; arrays keep their Python shapes.
+import cuTile as ct
+
+# ConstInt = ct.Constant[int]  (cuTile.jl: constant parameters are `::Int`, launched as ct.Constant(v))
+
+function bias_add(x::ct.TileArray, b::ct.TileArray, y::ct.TileArray, TM::Int, TN::Int)
+    # y = x + b, the row vector b broadcast over every row of x (M, N).
+    i = ct.bid(1)
+    j = ct.bid(2)
+    t = ct.load(x; index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.Zero)
+    row = ct.load(b; index=(j,), shape=(TN,), padding_mode=ct.PaddingMode.Zero)
+    ct.store(y; index=(i, j), tile=t .+ reshape(row, (1, TN)))
+    return
+end

@@ -1,0 +1,26 @@
+# layout: logical
+# Translated from cuTile Python by `tiletrans rewrite --target julia --layout logical`; arrays keep their Python shapes.
+import cuTile as ct
+
+# ConstInt = ct.Constant[int]  (cuTile.jl: constant parameters are `::Int`, launched as ct.Constant(v))
+
+function softmax(x::ct.TileArray, y::ct.TileArray, TN::Int)
+    # Row softmax for rows longer than a tile: one pass keeps a running max m and a
+    # running sum l (rescaled by exp(m_old - m_new) when the max grows), a second pass
+    # normalises.
+    row = ct.bid(1)
+    chunks = ct.num_tiles(x, 2, (1, TN))
+    m = fill(-Inf32, 1, 1)
+    l = zeros(Float32, 1, 1)
+    for c in Int32(1):chunks
+        t = ct.load(x; index=(row, c), shape=(1, TN), padding_mode=ct.PaddingMode.NegInf)
+        m_new = max.(m, maximum(t; dims=2))
+        l = (l .* exp.(m .- m_new)) .+ sum(exp.(t .- m_new); dims=2)
+        m = m_new
+    end
+    for c in Int32(1):chunks
+        t = ct.load(x; index=(row, c), shape=(1, TN), padding_mode=ct.PaddingMode.NegInf)
+        ct.store(y; index=(row, c), tile=exp.(t .- m) ./ l)
+    end
+    return
+end
