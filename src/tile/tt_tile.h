@@ -35,7 +35,8 @@ size_t tt_tile_dtype_size(tt_tile_dtype t);
 /* The kernel dialect a file is written in. */
 typedef enum tt_tile_dialect {
   TT_TILE_CUTILE_PYTHON, /* `name` in tt_tile_run is a @ct.kernel, run once per block */
-  TT_TILE_TRITON         /* `name` is the host function, run once; it launches kernel[grid](...) */
+  TT_TILE_TRITON,        /* `name` is the host function, run once; it launches kernel[grid](...) */
+  TT_TILE_CUTILE_JULIA   /* a cuTile.jl file (tree-sitter-julia); `name` is the kernel, run once per block */
 } tt_tile_dialect;
 
 typedef struct tt_tile_program tt_tile_program;
