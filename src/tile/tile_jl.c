@@ -114,8 +114,12 @@ static tt_val jl_binop(tt_interp *I, TSNode on, const char *s, uint32_t len, tt_
     return tt_ev_binop(I, on, op, false, a, b, TT_ALIGN_LEFT);
   }
   if (op == TT_OP_MUL && both) {
-    if (a->u.t->ndim < 1 || a->u.t->ndim > 2 || b->u.t->ndim != 2)
-      tt_ev_fail(I, on, "'*' of two tiles is a matrix product (%d-d * %d-d); use '.*' for elementwise", a->u.t->ndim, b->u.t->ndim);
+    const tt_tile_t *x = a->u.t, *y = b->u.t;
+    if (x->ndim < 1 || x->ndim > 2 || y->ndim != 2 || x->shape[x->ndim - 1] != y->shape[0]) {
+      char bx[64], by[64];
+      tt_ev_fail(I, on, "'*' of tiles of shapes %s and %s: '*' of two tiles is a matrix product; use '.*' for elementwise",
+                 tt_shape_str(x->ndim, x->shape, bx, sizeof bx), tt_shape_str(y->ndim, y->shape, by, sizeof by));
+    }
     return tt_ev_binop(I, on, op, true, a, b, TT_ALIGN_LEFT);
   }
   if ((op == TT_OP_MUL && !both) || (op == TT_OP_DIV && is_tile(a) && !is_tile(b))) {
