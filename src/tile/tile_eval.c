@@ -289,7 +289,9 @@ void tt_ev_frame_clear(tt_frame *f) {
   f->n = f->cap = 0;
 }
 
-int tt_ev_func_index(tt_interp *I, const char *name, uint32_t len) {
+/* not inlined: inside tt_ev_run's setjmp frame GCC takes its loop counter for a
+ * variable live across the longjmp (-Wclobbered) */
+__attribute__((noinline)) int tt_ev_func_index(tt_interp *I, const char *name, uint32_t len) {
   for (int i = 0; i < I->nfuncs; i++)
     if (I->funcs[i].name_len == len && !memcmp(I->funcs[i].name, name, len)) return i;
   return -1;
