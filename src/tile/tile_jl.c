@@ -562,7 +562,6 @@ static TSNode signature_call(TSNode def, TSNode *where) {
 }
 
 static int jl_params(tt_interp *I, TSNode def, TSNode *names, TSNode *defaults, int max) {
-  (void)I;
   TSNode where, call = signature_call(def, &where);
   TSNode al = ts_node_named_child(call, 1);
   int n = 0;
@@ -570,7 +569,13 @@ static int jl_params(tt_interp *I, TSNode def, TSNode *names, TSNode *defaults, 
     if (skippable(p)) continue;
     TSNode name = p, dflt = {0};
     if (type_is(p, "typed_expression")) name = ts_node_named_child(p, 0);
-    else if (type_is(p, "named_argument") || type_is(p, "optional_parameter")) {
+    else if (type_is(p, "unary_typed_expression")) {
+      /* ::Val{N}: the argument's value is bound to N (a compile-time constant) */
+      TSNode ty = ts_node_named_child(p, 0);
+      uint32_t len;
+      const char *s = type_is(ty, "parametrized_type_expression") ? tt_ev_node_text(I, ts_node_named_child(ty, 0), &len) : NULL;
+      if (s && (tt_ev_name_is(s, len, "Val") || tt_ev_name_is(s, len, "Base.Val"))) name = ts_node_named_child(ts_node_named_child(ty, 1), 0);
+    } else if (type_is(p, "named_argument") || type_is(p, "optional_parameter")) {
       name = ts_node_named_child(p, 0);
       dflt = ts_node_named_child(p, ts_node_named_child_count(p) - 1);
       if (type_is(name, "typed_expression")) name = ts_node_named_child(name, 0);

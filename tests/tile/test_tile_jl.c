@@ -187,6 +187,18 @@ Test(tile_jl, arange_and_gather_are_one_based) {
   cr_expect_eq(y[3], -1);
 }
 
+Test(tile_jl, val_parameters_bind_their_type_parameter) {
+  const char *src = PRE
+    "function k(x::ct.TileArray{Float32,1}, y::ct.TileArray{Float32,1}, ::Val{TILE}) where {TILE}\n"
+    "    ct.store(y; index=ct.bid(1), tile=ct.load(x; index=ct.bid(1), shape=(TILE,)) .+ TILE)\n"
+    "end\n";
+  float x[4] = {1, 2, 3, 4}, y[4];
+  tt_tile_arg args[] = {f32("x", x, 1, (int64_t[]){4}), f32("y", y, 1, (int64_t[]){4}), cint("TILE", 2)};
+  char *err = run(src, "k", 2, 1, args, 3);
+  cr_assert_null(err, "%s", err);
+  for (int i = 0; i < 4; i++) cr_expect_eq(y[i], x[i] + 2);
+}
+
 Test(tile_jl, helpers_loops_and_tuples) {
   const char *src = PRE
     "twice(t) = t .* 2\n"
