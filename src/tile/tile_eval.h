@@ -1,7 +1,9 @@
-/* tile_eval.h — the evaluator core shared by the Python-syntax dialects (cuTile
- * Python; Triton next), internal to src/tile.
+/* tile_eval.h — the evaluator core shared by the dialects (cuTile Python, Triton,
+ * and cuTile.jl through its Julia front end, tile_jl.c), internal to src/tile.
  *
- * The evaluator walks the tree-sitter-python tree of a kernel file directly:
+ * The evaluator walks the tree-sitter-python tree of a kernel file directly (a
+ * dialect in another syntax brings a tt_front that walks its own grammar's tree and
+ * calls back into the core for values, frames, operators and builtins):
  * statements and expressions are evaluated node by node, and everything a dialect
  * adds (its module's functions, dtypes, methods on tiles and arrays, the integer
  * division it means) comes from a tt_lib table, so the core knows no library by name.

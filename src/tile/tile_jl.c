@@ -722,6 +722,7 @@ static void jl_scan(tt_interp *I, TSNode root) {
     if (type_is(s, "function_definition")) {
       TSNode where, call = signature_call(s, &where);
       if (!type_is(call, "call_expression")) tt_ev_fail(I, s, "this function signature is not supported by the tile interpreter");
+      /* any function may be launched in cuTile.jl (no decorator marks kernels) */
       tt_ev_add_func(I, s, ts_node_named_child(call, 0), true);
     } else if (type_is(s, "assignment") && type_is(ts_node_named_child(s, 0), "call_expression")) {
       tt_ev_add_func(I, s, ts_node_named_child(ts_node_named_child(s, 0), 0), false);

@@ -140,6 +140,19 @@ static void index_of(tt_interp *I, TSNode at, const tt_val *v, const tt_tile_arg
   for (int i = 0; i < n; i++) index[i] -= 1;
 }
 
+/* cuTile.jl's _match_shape: a shape of lower rank than the array gets trailing 1s; of
+ * higher rank, trailing singletons are dropped (only those). Returns the array's rank. */
+static int match_shape(tt_interp *I, TSNode at, int n, const int64_t *shape, int rank, int64_t *out, const char *what) {
+  for (int i = 0; i < rank; i++) out[i] = i < n ? shape[i] : 1;
+  for (int i = rank; i < n; i++)
+    if (shape[i] != 1) {
+      char b[64];
+      tt_ev_fail(I, at, "%s of shape %s cannot be squeezed to rank %d: only trailing singleton dims are dropped", what,
+                 tt_shape_str(n, shape, b, sizeof b), rank);
+    }
+  return rank;
+}
+
 static const char *const mem_kw[] = {"index", "shape", "tile", "order", "padding_mode", "check_bounds", "latency",
                                      "allow_tma", "memory_order", "memory_scope", NULL};
 
@@ -151,15 +164,21 @@ static tt_val ct_load(tt_interp *I, tt_args *a) {
   index_of(I, tt_arg_node(a, 1, "index"), need(I, a, 1, "index", "ct.load"), arr, index, "ct.load");
   TSNode sn = tt_arg_node(a, 2, "shape");
   int n = tt_v_as_shape(I, sn, need(I, a, 2, "shape", "ct.load"), shape);
-  if (n != arr->ndim) tt_ev_fail(I, sn, "ct.load(): the shape has %d dims; the array '%s' has rank %d", n, arr->name, arr->ndim);
   check_pow2(I, sn, n, shape);
+  int64_t matched[TT_TILE_MAX_DIMS];
+  match_shape(I, sn, n, shape, arr->ndim, matched, "ct.load(): a tile");
   int order[TT_TILE_MAX_DIMS];
   order_of(I, tt_arg_node(a, -1, "order"), tt_arg(a, -1, "order"), arr->ndim, order);
   tt_view v;
   tt_err e;
   if (tt_view_make(arr, order, &v, &e)) tt_ev_fail_op(I, tt_arg_node(a, -1, "order"), &e);
   double pad = pad_value(padding_of(I, tt_arg_node(a, -1, "padding_mode"), tt_arg(a, -1, "padding_mode")));
-  return checked(I, a->call, tt_view_load(&I->pool, &v, index, shape, pad, &e), &e);
+  tt_tile_t *t = tt_view_load(&I->pool, &v, index, matched, pad, &e);
+  if (!t) tt_ev_fail_op(I, a->call, &e);
+  if (n == arr->ndim) return checked(I, a->call, t, &e);
+  tt_tile_t *r = tt_op_reshape(&I->pool, t, n, shape, &e);
+  tt_tile_release(t);
+  return checked(I, a->call, r, &e);
 }
 
 /* Julia's column-major reshape: the row-major reshape of the dims reversed. */
@@ -180,7 +199,7 @@ static tt_tile_t *reshape_colmajor(tt_tpool *p, const tt_tile_t *t, int nd, cons
 }
 
 /* store(arr, index, tile; ...) or store(arr; index, tile, ...): the tile is converted
- * to the array's element type; a tile of lower rank gets trailing dims of 1. */
+ * to the array's element type and matched to the array's rank (match_shape). */
 static tt_val ct_store(tt_interp *I, tt_args *a) {
   tt_args_check(I, a, "ct.store", mem_kw, 3);
   const tt_tile_arg *arr = array_of(I, a->posnode[0], need(I, a, 0, "arr", "ct.store"), "ct.store");
@@ -191,11 +210,10 @@ static tt_val ct_store(tt_interp *I, tt_args *a) {
   tt_err e;
   if (t->ndim != arr->ndim) {
     int64_t shape[TT_TILE_MAX_DIMS];
-    for (int i = 0; i < arr->ndim; i++) shape[i] = i < t->ndim ? t->shape[i] : 1;
-    tt_tile_t *r = t->ndim < arr->ndim ? tt_op_reshape(&I->pool, t, arr->ndim, shape, &e) : NULL;
-    int tnd = t->ndim;
+    match_shape(I, tn, t->ndim, t->shape, arr->ndim, shape, "ct.store(): a tile"); /* on failure the run frees t */
+    tt_tile_t *r = tt_op_reshape(&I->pool, t, arr->ndim, shape, &e);
     tt_tile_release(t);
-    if (!r) tt_ev_fail(I, tn, "ct.store(): a %d-d tile into the %d-d array '%s'", tnd, arr->ndim, arr->name);
+    if (!r) tt_ev_fail_op(I, tn, &e);
     t = r;
   }
   int order[TT_TILE_MAX_DIMS];

@@ -1,10 +1,10 @@
-/* tt_tile.h — the tile interpreter: runs cuTile Python kernels on a CPU.
+/* tt_tile.h — the tile interpreter: runs cuTile Python, cuTile.jl and Triton kernels on a CPU.
  *
  * This header is the module's whole public surface. The checker (src/checker) hands
  * it a kernel file, a kernel name, a grid and the kernel's arguments (buffers as
  * strided arrays over the checker's bytes, constants as numbers); the interpreter
  * runs every block of the grid in order and writes the kernel's stores into the
- * buffers. Kernels are read with the project's tree-sitter-python grammar and
+ * buffers. Kernels are read with the project's tree-sitter-python (or -julia) grammar and
  * evaluated statement by statement; tile operations run as whole-tile loops in C,
  * so the interpreter's own cost is per operation, not per element.
  *

@@ -199,6 +199,34 @@ Test(tile_jl, val_parameters_bind_their_type_parameter) {
   for (int i = 0; i < 4; i++) cr_expect_eq(y[i], x[i] + 2);
 }
 
+/* cuTile.jl's _match_shape: a (1, 1) tile stores into a 1-d array (trailing singletons
+ * dropped), a (2,) load of a 2-d array reads a (2, 1) block; a non-singleton extra dim
+ * is an error. */
+Test(tile_jl, load_and_store_match_the_array_rank) {
+  const char *src = PRE
+    "function k(x::ct.TileArray{Float32,2}, m::ct.TileArray{Float32,1}, c::ct.TileArray{Float32,1})\n"
+    "    t = ct.load(x; index=(1, 2), shape=(2,))\n"
+    "    ct.store(c; index=1, tile=t)\n"
+    "    ct.store(m; index=ct.bid(1), tile=sum(ct.load(x; index=(ct.bid(1), 1), shape=(1, 4)); dims=2))\n"
+    "end\n";
+  float x[8] = {1, 2, 3, 4, 10, 20, 30, 40}, m[2], c[2];
+  tt_tile_arg args[] = {f32("x", x, 2, (int64_t[]){2, 4}), f32("m", m, 1, (int64_t[]){2}), f32("c", c, 1, (int64_t[]){2})};
+  char *err = run(src, "k", 2, 1, args, 3);
+  cr_assert_null(err, "%s", err);
+  cr_expect_eq(c[0], 2, "x[1, 2]");
+  cr_expect_eq(c[1], 20, "x[2, 2]");
+  cr_expect_eq(m[0], 10);
+  cr_expect_eq(m[1], 100);
+  const char *bad = PRE
+    "function k(x::ct.TileArray{Float32,2}, m::ct.TileArray{Float32,1}, c::ct.TileArray{Float32,1})\n"
+    "    ct.store(m; index=1, tile=ct.load(x; index=(1, 1), shape=(1, 4)))\n"
+    "end\n";
+  err = run(bad, "k", 1, 1, args, 3);
+  cr_assert_not_null(err);
+  cr_expect(strstr(err, "k.jl:4:") && strstr(err, "only trailing singleton dims"), "%s", err);
+  free(err);
+}
+
 Test(tile_jl, helpers_loops_and_tuples) {
   const char *src = PRE
     "twice(t) = t .* 2\n"
