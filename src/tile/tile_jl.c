@@ -718,7 +718,17 @@ static void bind_import(tt_interp *I, TSNode stmt) {
 static void jl_scan(tt_interp *I, TSNode root) {
   for (TSNode s = ts_node_named_child(root, 0); !ts_node_is_null(s); s = ts_node_next_named_sibling(s))
     if (type_is(s, "import_statement") || type_is(s, "using_statement")) bind_import(I, s);
-  for (TSNode s = ts_node_named_child(root, 0); !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
+  for (TSNode top = ts_node_named_child(root, 0); !ts_node_is_null(top); top = ts_node_next_named_sibling(top)) {
+    TSNode s = top;
+    /* @inline function ... end: the macro changes nothing the interpreter computes */
+    if (type_is(s, "macrocall_expression")) {
+      uint32_t ml;
+      const char *ms = tt_ev_node_text(I, ts_node_named_child(s, 0), &ml);
+      TSNode args = ts_node_named_child(s, 1), inner = ts_node_named_child(args, 0);
+      if ((tt_ev_name_is(ms, ml, "@inline") || tt_ev_name_is(ms, ml, "@noinline")) && !ts_node_is_null(inner) &&
+          type_is(inner, "function_definition"))
+        s = inner;
+    }
     if (type_is(s, "function_definition")) {
       TSNode where, call = signature_call(s, &where);
       if (!type_is(call, "call_expression")) tt_ev_fail(I, s, "this function signature is not supported by the tile interpreter");
