@@ -144,7 +144,7 @@ static int side_for(const tt_check_spec *spec, const char *path, bool is_source,
   s->path = path;
   s->entry = !is_source && spec->candidate_entry ? spec->candidate_entry : spec->kernel;
   s->flipped = false;
-  if (ends_with(path, ".jl")) {
+  if (ends_with(path, ".jl") || (is_source && spec->lang == TT_CHECK_LANG_CUTILE_JULIA)) {
     char *msg = NULL;
     if (julia_layout(path, &s->flipped, &msg)) {
       set_verdict(r, TT_CHECK_BUILD_FAIL, msg);
@@ -195,6 +195,10 @@ static int run_side(const tt_check_spec *spec, const tile_side *s, const unsigne
   return rc ? -1 : 0;
 }
 
+static const char *spec_language(const tt_check_spec *spec) {
+  return spec->lang == TT_CHECK_LANG_TRITON ? "triton" : spec->lang == TT_CHECK_LANG_CUTILE_JULIA ? "cutile-julia" : "cutile-python";
+}
+
 /* With --keep, the work dir holds what a GPU rerun needs: each argument's initial
  * bytes (arg.NAME.bin), each side's outputs (out.SIDE.NAME.bin) and manifest.json
  * (args with dtype, shape and value; the kernel files), so bench/tile-gpu can run the
@@ -225,7 +229,7 @@ static void keep_inputs(const tt_check_spec *spec, const unsigned char *inputs, 
   json_object_set_new(m, "kernel", json_string(spec->kernel));
   if (spec->source) json_object_set_new(m, "source", json_string(spec->source));
   if (spec->candidate) json_object_set_new(m, "candidate", json_string(spec->candidate));
-  json_object_set_new(m, "language", json_string(spec->lang == TT_CHECK_LANG_TRITON ? "triton" : "cutile-python"));
+  json_object_set_new(m, "language", json_string(spec_language(spec)));
   char *text = json_dumps(m, JSON_INDENT(1)), *f = tt_xasprintf("%s/manifest.json", dir);
   if (text) tt_check_write_file(f, text, strlen(text));
   free(text);
@@ -269,7 +273,7 @@ void tt_check_run_tile(const tt_check_spec *spec, const tt_check_options *o, tt_
   bool has_src = spec->source != NULL, has_cand = spec->candidate != NULL;
   unsigned char *ref_out = NULL, *out = NULL, *inputs = NULL;
   char *workdir = NULL;
-  set_side(&r->reference, spec->torch_ref ? "torch/cpu" : spec->lang == TT_CHECK_LANG_TRITON ? "triton" : "cutile-python",
+  set_side(&r->reference, spec->torch_ref ? "torch/cpu" : spec_language(spec),
            spec->torch_ref ? spec->path : spec->source);
   set_side(&r->candidate, "tile", has_cand ? spec->candidate : spec->source);
   if (!spec->torch_ref && !has_cand) {

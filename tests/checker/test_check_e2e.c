@@ -200,12 +200,14 @@ Test(e2e, cuda_kernel_against_torch) {
 }
 
 /* A cuTile.jl candidate runs under its layout line; without one it is BUILD-FAIL at
- * the file's line. */
+ * the file's line; a cuTile.jl source (language: cutile-julia) runs against torch. */
 Test(e2e, cutile_julia_candidate_and_its_layout_line) {
-  run_t r = tiletrans("tile_add_jl.check.yaml tile_add_nolayout.check.yaml --format json");
+  run_t r = tiletrans("tile_add_jl.check.yaml tile_add_nolayout.check.yaml tile_add_jl_torch.check.yaml --format json");
   json_t *checks = json_object_get(r.json, "checks");
-  cr_assert_eq(json_array_size(checks), 2, "%s", r.out);
-  json_t *ok = json_array_get(checks, 0), *bad = json_array_get(checks, 1);
+  cr_assert_eq(json_array_size(checks), 3, "%s", r.out);
+  json_t *ok = json_array_get(checks, 0), *bad = json_array_get(checks, 1), *src = json_array_get(checks, 2);
+  cr_assert_str_eq(str(src, "status"), "PASS", "a cuTile.jl source (language: cutile-julia) against torch: %s", r.out);
+  cr_assert_str_eq(str(json_object_get(src, "candidate"), "semantics"), "cutile-julia (flipped)", "%s", r.out);
   cr_assert_str_eq(str(ok, "status"), "PASS", "%s", r.out);
   cr_assert_str_eq(str(json_object_get(ok, "candidate"), "semantics"), "cutile-julia (flipped)", "%s", r.out);
   cr_assert_str_eq(str(bad, "status"), "BUILD-FAIL", "%s", r.out);
