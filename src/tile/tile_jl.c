@@ -151,7 +151,7 @@ static tt_val eval_binary(tt_interp *I, tt_frame *f, TSNode n) {
   bool dotted;
   if (jl_op(s, len, &op, &dotted)) tt_ev_fail(I, o, "operator '%.*s' is not supported by the tile interpreter", (int)len, s);
   tt_val a = eval(I, f, l), b = eval(I, f, r);
-  /* integer / is a float division in Julia */
+  /* integer / is a float division in Julia, as the core's scalar / is */
   tt_val v = jl_binop(I, o, dotted ? s + 1 : s, dotted ? len - 1 : len, op, dotted, &a, &b);
   tt_v_drop(&a);
   tt_v_drop(&b);
@@ -552,7 +552,7 @@ static flow exec_from(tt_interp *I, tt_frame *f, TSNode first, tt_val *ret) {
  * signature, and the where clause's curly node (or null). */
 static TSNode signature_call(TSNode def, TSNode *where) {
   *where = (TSNode){0};
-  TSNode sig = type_is(def, "assignment") ? ts_node_named_child(def, 0) : ts_node_named_child(def, 0);
+  TSNode sig = ts_node_named_child(def, 0); /* the signature, or the call of f(x) = ... */
   if (type_is(sig, "signature")) sig = ts_node_named_child(sig, 0);
   while (type_is(sig, "where_expression") || type_is(sig, "typed_expression")) {
     if (type_is(sig, "where_expression")) *where = ts_node_named_child(sig, 1);
