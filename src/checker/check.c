@@ -15,6 +15,7 @@
 #include "checker/realcc.h"
 #include "checker/side.h"
 #include "checker/tile_check.h"
+#include "checker/torch_ref.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -342,11 +343,6 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
     tt_check_run_tile(spec, o, r);
     goto done;
   }
-  if (spec->torch_ref) {
-    verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("torch references for CUDA specs are not supported yet; "
-                                                 "they work for tile specs (language: cutile-python)"));
-    goto done;
-  }
   if (!tc) {
     verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("%s", tc_err ? tc_err : "no sim toolchain"));
     goto done;
@@ -438,8 +434,10 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
     verdict(r, TT_CHECK_MISMATCH, ex);
     goto done;
   }
-  /* Sets PASS or MISMATCH from the first run of each side. */
-  tt_check_compare_buffers(spec, ref.outputs[0], cand.outputs[0], r);
+  /* Sets PASS or MISMATCH from the first run of each side (against the torch
+   * reference, when the spec has one: torch_ref.h). */
+  if (spec->torch_ref) tt_check_torch_compare(spec, inputs, in_len, workdir, o->timeout_s, ref.outputs[0], cand.outputs[0], r);
+  else tt_check_compare_buffers(spec, ref.outputs[0], cand.outputs[0], r);
   if (r->status == TT_CHECK_PASS) { /* a PASS also means both sides build for real (realcc.h) */
     char *fail = tt_check_realcc_sides(tc, spec->source, cand_path, cand_src, cand_len);
     if (fail) verdict(r, TT_CHECK_BUILD_FAIL, fail);

@@ -542,7 +542,7 @@ static int parse_tolerance(tt_check_y_ctx *c, tt_check_y_slot *s) {
 }
 
 int tt_check_lang_is_tile(tt_check_lang l) {
-  return l == TT_CHECK_LANG_CUTILE_PYTHON || l == TT_CHECK_LANG_TRITON;
+  return l == TT_CHECK_LANG_CUTILE_PYTHON || l == TT_CHECK_LANG_TRITON || l == TT_CHECK_LANG_CUTILE_JULIA;
 }
 
 /* reference: {torch: "..."} — PyTorch code evaluated by python3 (DESIGN.md). */
@@ -618,7 +618,8 @@ static int parse_root(tt_check_y_ctx *c, struct fy_node *root) {
     if (len == 4 && !memcmp(l, "cuda", 4)) sp->lang = TT_CHECK_LANG_CUDA;
     else if (len == 13 && !memcmp(l, "cutile-python", 13)) sp->lang = TT_CHECK_LANG_CUTILE_PYTHON;
     else if (len == 6 && !memcmp(l, "triton", 6)) sp->lang = TT_CHECK_LANG_TRITON;
-    else return tt_check_y_fail(c, tt_check_y_node_pos(lang->val, lang->kpos), "language", "unknown language '%.*s' (known: cuda, cutile-python, triton)", (int)len, l);
+    else if (len == 12 && !memcmp(l, "cutile-julia", 12)) sp->lang = TT_CHECK_LANG_CUTILE_JULIA;
+    else return tt_check_y_fail(c, tt_check_y_node_pos(lang->val, lang->kpos), "language", "unknown language '%.*s' (known: cuda, cutile-python, cutile-julia, triton)", (int)len, l);
   }
   tt_check_y_slot *s = tt_check_y_find_slot(sl, ns, "reference");
   if (s->present && parse_reference(c, s) != 0) return -1;

@@ -16,7 +16,8 @@
 typedef enum tt_check_lang {
   TT_CHECK_LANG_CUDA,          /* CUDA C++ reference, HIP candidate (SIMT executor) */
   TT_CHECK_LANG_CUTILE_PYTHON, /* tile kernels: the tile interpreter (src/tile) */
-  TT_CHECK_LANG_TRITON         /* Triton kernels with their host launcher (src/tile) */
+  TT_CHECK_LANG_TRITON,        /* Triton kernels with their host launcher (src/tile) */
+  TT_CHECK_LANG_CUTILE_JULIA   /* a cuTile.jl source (a .jl file with its `# layout:` line; src/tile) */
 } tt_check_lang;
 
 /* A field of a struct argument passed by value (`fields:`). */

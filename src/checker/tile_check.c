@@ -41,8 +41,11 @@ static tt_tile_dtype tile_dtype(tt_check_dtype t) {
   return map[t];
 }
 
-/* The tile interpreter's arguments over `blob` (a private copy of the inputs). */
-static tt_tile_arg *tile_args(const tt_check_spec *spec, unsigned char *blob, size_t len) {
+/* The tile interpreter's arguments over `blob` (a private copy of the inputs). A
+ * cuTile.jl candidate under `# layout: flipped` sees each array with its dims
+ * reversed (the same bytes as a column-major Julia array of the reversed shape);
+ * under `logical` it sees the Python shape (a permuted, row-major-strided array). */
+static tt_tile_arg *tile_args(const tt_check_spec *spec, unsigned char *blob, size_t len, bool flipped) {
   tt_tile_arg *args = tt_xcalloc(spec->nargs ? spec->nargs : 1, sizeof *args);
   for (size_t i = 0; i < spec->nargs; i++) {
     const tt_check_arg *a = &spec->args[i];
@@ -57,6 +60,12 @@ static tt_tile_arg *tile_args(const tt_check_spec *spec, unsigned char *blob, si
       for (int d = 0; d < t->ndim; d++) t->shape[d] = a->ndim ? a->shape[d] : a->len;
       int64_t s = 1;
       for (int d = t->ndim - 1; d >= 0; d--) t->strides[d] = s, s *= t->shape[d];
+      for (int d = 0; flipped && d < t->ndim / 2; d++) {
+        int o = t->ndim - 1 - d;
+        int64_t x = t->shape[d], y = t->strides[d];
+        t->shape[d] = t->shape[o], t->strides[d] = t->strides[o];
+        t->shape[o] = x, t->strides[o] = y;
+      }
     } else if (a->value_is_float) {
       t->kind = TT_TILE_ARG_FLOAT;
       t->fvalue = a->fvalue;
@@ -87,6 +96,7 @@ typedef struct tile_side {
   tt_tile_dialect dialect;
   const char *entry;
   const char *semantics;
+  bool flipped;            /* cuTile.jl: `# layout: flipped` */
 } tile_side;
 
 static int ends_with(const char *s, const char *suffix) {
@@ -94,15 +104,58 @@ static int ends_with(const char *s, const char *suffix) {
   return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* A cuTile.jl file's layout line: among its leading comment lines, `# layout:
+ * logical` or `# layout: flipped`. 0 with *flipped set, or -1 with *msg. */
+static int julia_layout(const char *path, bool *flipped, char **msg) {
+  size_t len = 0;
+  char *text = tt_check_read_file(path, &len, 0);
+  if (!text) {
+    *msg = tt_xasprintf("%s: cannot read: %s", path, strerror(errno));
+    return -1;
+  }
+  int rc = -1;
+  unsigned line = 1;
+  for (const char *p = text; *p; line++) {
+    const char *e = strchr(p, '\n');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    while (n && (*p == ' ' || *p == '\t')) p++, n--;
+    if (n && *p != '#') break; /* the first code line ends the header */
+    const char *k = "# layout:";
+    if (n > strlen(k) && !strncmp(p, k, strlen(k))) {
+      const char *v = p + strlen(k);
+      size_t vn = n - strlen(k);
+      while (vn && *v == ' ') v++, vn--;
+      while (vn && (v[vn - 1] == ' ' || v[vn - 1] == '\r')) vn--;
+      if (vn == 7 && !strncmp(v, "logical", 7)) *flipped = false, rc = 0;
+      else if (vn == 7 && !strncmp(v, "flipped", 7)) *flipped = true, rc = 0;
+      else *msg = tt_xasprintf("%s:%u:1: unknown layout '%.*s' (logical or flipped)", path, line, (int)vn, v);
+      free(text);
+      return rc;
+    }
+    if (!e) break;
+    p = e + 1;
+  }
+  *msg = tt_xasprintf("%s:%u:1: a cuTile.jl candidate needs a '# layout: logical' or '# layout: flipped' line "
+                      "before its code (which Julia array the spec's bytes are)", path, line);
+  free(text);
+  return -1;
+}
+
 /* The dialect of a file: the spec's language for the source; for a candidate, its
  * extension (.py: Triton, .jl: cuTile.jl). 0, or -1 with a verdict. */
 static int side_for(const tt_check_spec *spec, const char *path, bool is_source, tile_side *s, tt_check_result *r) {
   s->path = path;
   s->entry = !is_source && spec->candidate_entry ? spec->candidate_entry : spec->kernel;
-  if (ends_with(path, ".jl")) {
-    set_verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("%s: cuTile.jl candidates are not run by the tile interpreter yet "
-                                                     "(cuTile Python and Triton are)", path));
-    return -1;
+  s->flipped = false;
+  if (ends_with(path, ".jl") || (is_source && spec->lang == TT_CHECK_LANG_CUTILE_JULIA)) {
+    char *msg = NULL;
+    if (julia_layout(path, &s->flipped, &msg)) {
+      set_verdict(r, TT_CHECK_BUILD_FAIL, msg);
+      return -1;
+    }
+    s->dialect = TT_TILE_CUTILE_JULIA;
+    s->semantics = s->flipped ? "cutile-julia (flipped)" : "cutile-julia (logical)";
+    return 0;
   }
   bool triton = is_source ? spec->lang == TT_CHECK_LANG_TRITON : ends_with(path, ".py");
   s->dialect = triton ? TT_TILE_TRITON : TT_TILE_CUTILE_PYTHON;
@@ -129,7 +182,7 @@ static int run_side(const tt_check_spec *spec, const tile_side *s, const unsigne
   }
   unsigned char *blob = tt_xmalloc(in_len);
   memcpy(blob, inputs, in_len);
-  tt_tile_arg *args = tile_args(spec, blob, in_len);
+  tt_tile_arg *args = tile_args(spec, blob, in_len, s->flipped);
   int rc = tt_tile_run(p, s->entry, spec->grid, args, spec->nargs, NULL, &err);
   *secs = tt_check_now() - t0;
   if (rc) {
@@ -143,6 +196,10 @@ static int run_side(const tt_check_spec *spec, const tile_side *s, const unsigne
   free(blob);
   tt_tile_program_free(p);
   return rc ? -1 : 0;
+}
+
+static const char *spec_language(const tt_check_spec *spec) {
+  return spec->lang == TT_CHECK_LANG_TRITON ? "triton" : spec->lang == TT_CHECK_LANG_CUTILE_JULIA ? "cutile-julia" : "cutile-python";
 }
 
 /* With --keep, the work dir holds what a GPU rerun needs: each argument's initial
@@ -175,7 +232,7 @@ static void keep_inputs(const tt_check_spec *spec, const unsigned char *inputs, 
   json_object_set_new(m, "kernel", json_string(spec->kernel));
   if (spec->source) json_object_set_new(m, "source", json_string(spec->source));
   if (spec->candidate) json_object_set_new(m, "candidate", json_string(spec->candidate));
-  json_object_set_new(m, "language", json_string(spec->lang == TT_CHECK_LANG_TRITON ? "triton" : "cutile-python"));
+  json_object_set_new(m, "language", json_string(spec_language(spec)));
   char *text = json_dumps(m, JSON_INDENT(1)), *f = tt_xasprintf("%s/manifest.json", dir);
   if (text) tt_check_write_file(f, text, strlen(text));
   free(text);
@@ -262,7 +319,7 @@ void tt_check_run_tile(const tt_check_spec *spec, const tt_check_options *o, tt_
   bool has_src = spec->source != NULL, has_cand = spec->candidate != NULL;
   unsigned char *ref_out = NULL, *out = NULL, *inputs = NULL;
   char *workdir = NULL;
-  set_side(&r->reference, spec->torch_ref ? "torch/cpu" : spec->lang == TT_CHECK_LANG_TRITON ? "triton" : "cutile-python",
+  set_side(&r->reference, spec->torch_ref ? "torch/cpu" : spec_language(spec),
            spec->torch_ref ? spec->path : spec->source);
   set_side(&r->candidate, "tile", has_cand ? spec->candidate : spec->source);
   char *translated = NULL; /* the candidate tiletrans wrote, when the spec has none */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "checker/compare.h"
 #include "checker/harness.h"
 #include "checker/proc.h"
 #include "util/util.h"
@@ -198,4 +199,45 @@ tt_torch_status tt_check_torch_run(const tt_check_spec *spec, const unsigned cha
   tt_check_proc_free(&pr);
   free(out), free(errf), free(mpath), free(spath);
   return st;
+}
+
+static void torch_verdict(tt_check_result *r, tt_check_verdict v, char *msg) {
+  r->status = v;
+  free(r->message);
+  r->message = msg;
+}
+
+static void clear_outputs(tt_check_result *r) {
+  for (size_t k = 0; k < r->noutputs; k++) free(r->outputs[k].name);
+  free(r->outputs);
+  r->outputs = NULL;
+  r->noutputs = 0;
+}
+
+void tt_check_torch_compare(const tt_check_spec *spec, const unsigned char *inputs, size_t in_len, const char *workdir,
+                            double timeout_s, const unsigned char *source_out, const unsigned char *cand_out,
+                            tt_check_result *r) {
+  unsigned char *ref = NULL;
+  char *err = NULL;
+  double t0 = tt_check_now();
+  tt_torch_status st = tt_check_torch_run(spec, inputs, in_len, workdir, timeout_s, &ref, &err);
+  r->reference.run_s = tt_check_now() - t0;
+  free(r->reference.semantics);
+  r->reference.semantics = strdup("torch/cpu");
+  if (st != TT_TORCH_OK) {
+    torch_verdict(r, st == TT_TORCH_MISSING ? TT_CHECK_BUILD_FAIL : TT_CHECK_RUN_FAIL, tt_xasprintf("reference (torch/cpu): %s", err));
+    free(err);
+    return;
+  }
+  /* the source first: a source that disagrees with the reference makes the candidate's
+   * comparison meaningless */
+  tt_check_compare_buffers(spec, ref, source_out, r);
+  if (r->status != TT_CHECK_PASS) {
+    char *m = tt_xasprintf("the source %s does not match the torch reference: %s", spec->source, r->message ? r->message : "");
+    torch_verdict(r, r->status, m);
+  } else {
+    clear_outputs(r);
+    tt_check_compare_buffers(spec, ref, cand_out, r);
+  }
+  free(ref);
 }

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "checker/check.h"
 #include "checker/spec.h"
 
 typedef enum tt_torch_status { TT_TORCH_OK, TT_TORCH_MISSING, TT_TORCH_FAILED } tt_torch_status;
@@ -25,5 +26,13 @@ typedef enum tt_torch_status { TT_TORCH_OK, TT_TORCH_MISSING, TT_TORCH_FAILED } 
 tt_torch_status tt_check_torch_run(const tt_check_spec *spec, const unsigned char *inputs, size_t in_len,
                                    const char *workdir, double timeout_s, unsigned char **outputs,
                                    char **err);
+
+/* CUDA specs with a torch reference (check.c's one hook): runs the reference over the
+ * same inputs, compares the source's outputs with it (a mismatch there names the
+ * source), then the candidate's, and sets r's verdict and output table; the reference
+ * side is reported as torch/cpu. A missing torch is BUILD-FAIL, a failing one RUN-FAIL. */
+void tt_check_torch_compare(const tt_check_spec *spec, const unsigned char *inputs, size_t in_len, const char *workdir,
+                            double timeout_s, const unsigned char *source_out, const unsigned char *cand_out,
+                            tt_check_result *r);
 
 #endif

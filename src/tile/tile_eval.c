@@ -253,7 +253,7 @@ tt_val tt_ev_where_call(tt_interp *I, tt_args *a, const char *fn) {
 
 /* ---- names and frames ------------------------------------------------------ */
 
-static const char *node_text(tt_interp *I, TSNode n, uint32_t *len) {
+const char *tt_ev_node_text(tt_interp *I, TSNode n, uint32_t *len) {
   uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
   *len = e - s;
   return I->text + s;
@@ -261,15 +261,15 @@ static const char *node_text(tt_interp *I, TSNode n, uint32_t *len) {
 
 static bool type_is(TSNode n, const char *t) { return !strcmp(ts_node_type(n), t); }
 
-static tt_binding *frame_find(tt_frame *f, const char *name, uint32_t len) {
+tt_binding *tt_ev_frame_find(tt_frame *f, const char *name, uint32_t len) {
   for (int i = f->n - 1; i >= 0; i--)
     if (f->vars[i].len == len && !memcmp(f->vars[i].name, name, len)) return &f->vars[i];
   return NULL;
 }
 
 /* Binds name to v in f (taking v). */
-static void frame_set(tt_interp *I, tt_frame *f, const char *name, uint32_t len, tt_val v) {
-  tt_binding *b = frame_find(f, name, len);
+void tt_ev_frame_set(tt_interp *I, tt_frame *f, const char *name, uint32_t len, tt_val v) {
+  tt_binding *b = tt_ev_frame_find(f, name, len);
   if (b) {
     tt_v_drop(&b->v);
     b->v = v;
@@ -282,14 +282,16 @@ static void frame_set(tt_interp *I, tt_frame *f, const char *name, uint32_t len,
   f->vars[f->n++] = (tt_binding){name, len, v};
 }
 
-static void frame_clear(tt_frame *f) {
+void tt_ev_frame_clear(tt_frame *f) {
   for (int i = 0; i < f->n; i++) tt_v_drop(&f->vars[i].v);
   free(f->vars);
   f->vars = NULL;
   f->n = f->cap = 0;
 }
 
-static int func_index(tt_interp *I, const char *name, uint32_t len) {
+/* not inlined: inside tt_ev_run's setjmp frame GCC takes its loop counter for a
+ * variable live across the longjmp (-Wclobbered) */
+__attribute__((noinline)) int tt_ev_func_index(tt_interp *I, const char *name, uint32_t len) {
   for (int i = 0; i < I->nfuncs; i++)
     if (I->funcs[i].name_len == len && !memcmp(I->funcs[i].name, name, len)) return i;
   return -1;
@@ -380,12 +382,12 @@ static tt_val call_function(tt_interp *I, int fi, tt_args *a);
 
 static tt_val lookup(tt_interp *I, tt_frame *f, TSNode n) {
   uint32_t len;
-  const char *s = node_text(I, n, &len);
+  const char *s = tt_ev_node_text(I, n, &len);
   for (tt_frame *x = f; x; x = x->up) {
-    tt_binding *b = frame_find(x, s, len);
+    tt_binding *b = tt_ev_frame_find(x, s, len);
     if (b) return tt_v_copy(&b->v);
   }
-  int fi = func_index(I, s, len);
+  int fi = tt_ev_func_index(I, s, len);
   if (fi >= 0) return (tt_val){.k = TV_FUNC, .u.fn = fi};
   const tt_builtin *b = py_builtin(s, len);
   if (b) return (tt_val){.k = TV_BUILTIN, .u.b = b};
@@ -394,7 +396,7 @@ static tt_val lookup(tt_interp *I, tt_frame *f, TSNode n) {
 
 static tt_val eval_number(tt_interp *I, TSNode n, bool is_float) {
   uint32_t len;
-  const char *s = node_text(I, n, &len);
+  const char *s = tt_ev_node_text(I, n, &len);
   char buf[64];
   uint32_t o = 0;
   for (uint32_t i = 0; i < len && o + 1 < sizeof buf; i++)
@@ -531,8 +533,8 @@ static tt_tile_dtype weak_like(const tt_val *other) {
   return other->k == TV_TILE ? other->u.t->dtype : TT_TILE_F32;
 }
 
-static tt_val binop_values(tt_interp *I, TSNode n, tt_binop op, bool matmul, const tt_val *a,
-                           const tt_val *b) {
+tt_val tt_ev_binop(tt_interp *I, TSNode n, tt_binop op, bool matmul, const tt_val *a, const tt_val *b,
+                   tt_align al) {
   if (!matmul && is_number(a) && is_number(b)) return scalar_binop(I, n, op, a, b);
   if (!matmul && (a->k == TV_DTYPE || b->k == TV_DTYPE || a->k == TV_ENUM || b->k == TV_ENUM ||
                   a->k == TV_NONE || b->k == TV_NONE)) {
@@ -548,14 +550,14 @@ static tt_val binop_values(tt_interp *I, TSNode n, tt_binop op, bool matmul, con
   tt_tile_t *r;
   int64_t wrapped = -1;
   if (matmul) r = tt_op_matmul(&I->pool, ta, tb, NULL, tt_dtype_promote(ta->dtype, tb->dtype), &e);
-  else r = tt_op_binary_checked(&I->pool, op, ta, tb, TT_ALIGN_RIGHT, I->lib->int_overflow_is_error ? &wrapped : NULL, &e);
+  else r = tt_op_binary_checked(&I->pool, op, ta, tb, al, I->lib->int_overflow_is_error ? &wrapped : NULL, &e);
   tt_tile_release(ta);
   tt_tile_release(tb);
   if (r && wrapped >= 0) {
     tt_tile_dtype rdt = r->dtype;
     tt_tile_release(r);
     uint32_t len;
-    const char *s = node_text(I, ts_node_parent(n), &len);
+    const char *s = tt_ev_node_text(I, ts_node_parent(n), &len);
     tt_ev_fail_run(I, ts_node_parent(n), "%s overflows in `%.*s` (element %lld): Triton computes this offset in %s; "
                    "cast to tl.int64 first", tt_tile_dtype_name(rdt), (int)(len > 60 ? 60 : len), s,
                    (long long)wrapped, tt_tile_dtype_name(rdt));
@@ -570,12 +572,12 @@ static tt_val eval_binary(tt_interp *I, tt_frame *f, TSNode n) {
   TSNode l = FIELD(n, F_LEFT), r = FIELD(n, F_RIGHT);
   TSNode o = FIELD(n, F_OPERATOR);
   uint32_t len;
-  const char *s = node_text(I, o, &len);
+  const char *s = tt_ev_node_text(I, o, &len);
   tt_binop op = TT_OP_ADD;
   bool mm;
   if (binop_from_text(s, len, I->lib->trunc_int_div, &op, &mm)) tt_ev_fail(I, o, "operator '%.*s' is not supported", (int)len, s);
   tt_val a = eval(I, f, l), b = eval(I, f, r);
-  tt_val v = binop_values(I, o, op, mm, &a, &b);
+  tt_val v = tt_ev_binop(I, o, op, mm, &a, &b, TT_ALIGN_RIGHT);
   tt_v_drop(&a);
   tt_v_drop(&b);
   return v;
@@ -588,7 +590,7 @@ static tt_val eval_compare(tt_interp *I, tt_frame *f, TSNode n) {
   for (uint32_t i = 1; i + 1 < nc;) {
     TSNode opn = ts_node_child(n, i);
     uint32_t len;
-    const char *s = node_text(I, opn, &len);
+    const char *s = tt_ev_node_text(I, opn, &len);
     bool is_not = false, is_is = false;
     uint32_t next = i + 1;
     if (tt_ev_name_is(s, len, "is")) {
@@ -607,7 +609,7 @@ static tt_val eval_compare(tt_interp *I, tt_frame *f, TSNode n) {
       bool mm;
       if (binop_from_text(s, len, false, &op, &mm) || op < TT_OP_EQ)
         tt_ev_fail(I, opn, "comparison '%.*s' is not supported", (int)len, s);
-      v = binop_values(I, opn, op, false, &left, &right);
+      v = tt_ev_binop(I, opn, op, false, &left, &right, TT_ALIGN_RIGHT);
     }
     tt_v_drop(&left);
     left = right;
@@ -632,7 +634,7 @@ static tt_val eval_compare(tt_interp *I, tt_frame *f, TSNode n) {
 static tt_val eval_unary(tt_interp *I, tt_frame *f, TSNode n) {
   TSNode o = FIELD(n, F_OPERATOR), x = FIELD(n, F_ARGUMENT);
   uint32_t len;
-  const char *s = node_text(I, o, &len);
+  const char *s = tt_ev_node_text(I, o, &len);
   tt_val v = eval(I, f, x);
   if (v.k == TV_INT || v.k == TV_BOOL) {
     if (*s == '-') return tt_v_int(-v.u.i);
@@ -672,7 +674,7 @@ static void collect_args(tt_interp *I, tt_frame *f, TSNode arglist, tt_args *a) 
     if (type_is(c, "keyword_argument")) {
       if (a->nkw == TT_MAX_ARGS) tt_ev_fail(I, c, "too many keyword arguments");
       TSNode name = FIELD(c, F_NAME), val = FIELD(c, F_VALUE);
-      a->kw[a->nkw].name = node_text(I, name, &a->kw[a->nkw].len);
+      a->kw[a->nkw].name = tt_ev_node_text(I, name, &a->kw[a->nkw].len);
       a->kw[a->nkw].node = val;
       a->kw[a->nkw].v = tt_v_none();
       a->nkw++;
@@ -707,7 +709,7 @@ static tt_val eval_call(tt_interp *I, tt_frame *f, TSNode n) {
     TSNode obj = FIELD(fn, F_OBJECT), attr = FIELD(fn, F_ATTRIBUTE);
     tt_val recv = eval(I, f, obj);
     uint32_t len;
-    const char *name = node_text(I, attr, &len);
+    const char *name = tt_ev_node_text(I, attr, &len);
     if (recv.k != TV_MODULE) {
       collect_args(I, f, al, &a);
       a.call = n;
@@ -746,7 +748,7 @@ static tt_val eval_attribute(tt_interp *I, tt_frame *f, TSNode n) {
   TSNode obj = FIELD(n, F_OBJECT), attr = FIELD(n, F_ATTRIBUTE);
   tt_val recv = eval(I, f, obj);
   uint32_t len;
-  const char *name = node_text(I, attr, &len);
+  const char *name = tt_ev_node_text(I, attr, &len);
   tt_val out;
   bool ok = recv.k == TV_MODULE ? I->lib->module_attr(I, recv.u.mod, name, len, &out)
                                 : I->lib->value_attr(I, attr, &recv, name, len, &out);
@@ -885,7 +887,7 @@ static tt_val eval(tt_interp *I, tt_frame *f, TSNode n) {
       if (!strcmp(t, "boolean_operator")) {
         TSNode o = FIELD(n, F_OPERATOR);
         uint32_t len;
-        const char *s = node_text(I, o, &len);
+        const char *s = tt_ev_node_text(I, o, &len);
         bool is_and = tt_ev_name_is(s, len, "and");
         tt_val a = eval(I, f, FIELD(n, F_LEFT));
         if (a.k == TV_TILE) tt_ev_fail(I, o, "'%.*s' of tiles; use & or |", (int)len, s);
@@ -917,7 +919,7 @@ static tt_val eval(tt_interp *I, tt_frame *f, TSNode n) {
       break;
   }
   uint32_t len;
-  const char *s = node_text(I, n, &len);
+  const char *s = tt_ev_node_text(I, n, &len);
   tt_ev_fail(I, n, "%s construct '%s' (%.*s) is not supported by the tile interpreter", I->lib->dialect, t,
              (int)(len > 40 ? 40 : len), s);
 }
@@ -928,8 +930,8 @@ static tt_val eval(tt_interp *I, tt_frame *f, TSNode n) {
 static void assign(tt_interp *I, tt_frame *f, TSNode target, tt_val v) {
   if (type_is(target, "identifier")) {
     uint32_t len;
-    const char *s = node_text(I, target, &len);
-    frame_set(I, f, s, len, v);
+    const char *s = tt_ev_node_text(I, target, &len);
+    tt_ev_frame_set(I, f, s, len, v);
     return;
   }
   if (type_is(target, "pattern_list") || type_is(target, "tuple_pattern") || type_is(target, "tuple") ||
@@ -961,13 +963,13 @@ static void exec_augmented(tt_interp *I, tt_frame *f, TSNode n) {
   TSNode o = FIELD(n, F_OPERATOR);
   if (!type_is(left, "identifier")) tt_ev_fail(I, left, "augmented assignment to a %s is not supported", ts_node_type(left));
   uint32_t len;
-  const char *s = node_text(I, o, &len);
+  const char *s = tt_ev_node_text(I, o, &len);
   tt_binop op = TT_OP_ADD;
   bool mm;
   if (len < 2 || binop_from_text(s, len - 1, I->lib->trunc_int_div, &op, &mm))
     tt_ev_fail(I, o, "operator '%.*s' is not supported", (int)len, s);
   tt_val a = lookup(I, f, left), b = eval(I, f, right);
-  tt_val v = binop_values(I, o, op, mm, &a, &b);
+  tt_val v = tt_ev_binop(I, o, op, mm, &a, &b, TT_ALIGN_RIGHT);
   tt_v_drop(&a);
   tt_v_drop(&b);
   assign(I, f, left, v);
@@ -1108,24 +1110,24 @@ static tt_val call_function(tt_interp *I, int fi, tt_args *a) {
   tt_val ret = tt_v_none();
   jmp_buf *outer = I->on_error, here;
   if (setjmp(here)) {
-    frame_clear(&fr);
+    tt_ev_frame_clear(&fr);
     I->on_error = outer;
     longjmp(*outer, 1);
   }
   I->on_error = &here;
   for (int i = 0; i < np; i++) {
     uint32_t len;
-    const char *s = node_text(I, names[i], &len);
+    const char *s = tt_ev_node_text(I, names[i], &len);
     const tt_val *v = i < a->n ? &a->pos[i] : NULL;
     for (int k = 0; k < a->nkw && !v; k++)
       if (a->kw[k].len == len && !memcmp(a->kw[k].name, s, len)) v = &a->kw[k].v;
-    if (v) frame_set(I, &fr, s, len, tt_v_copy(v));
-    else if (!ts_node_is_null(dflts[i])) frame_set(I, &fr, s, len, eval(I, &I->globals, dflts[i]));
+    if (v) tt_ev_frame_set(I, &fr, s, len, tt_v_copy(v));
+    else if (!ts_node_is_null(dflts[i])) tt_ev_frame_set(I, &fr, s, len, eval(I, &I->globals, dflts[i]));
     else tt_ev_fail(I, a->call, "%.*s() is missing argument '%.*s'", (int)fn->name_len, fn->name, (int)len, s);
   }
   exec_block(I, &fr, FIELD(fn->def, F_BODY), &ret);
   I->on_error = outer;
-  frame_clear(&fr);
+  tt_ev_frame_clear(&fr);
   I->depth--;
   return ret;
 }
@@ -1138,7 +1140,7 @@ static tt_val call_lambda(tt_interp *I, const tt_val *lam, tt_args *a) {
   tt_frame fr = {.up = lam->u.lam.frame};
   jmp_buf *outer = I->on_error, here;
   if (setjmp(here)) {
-    frame_clear(&fr);
+    tt_ev_frame_clear(&fr);
     I->on_error = outer;
     longjmp(*outer, 1);
   }
@@ -1147,12 +1149,12 @@ static tt_val call_lambda(tt_interp *I, const tt_val *lam, tt_args *a) {
   if ((int)np != a->n + a->nkw) tt_ev_fail(I, a->call, "the lambda takes %u arguments, %d given", np, a->n + a->nkw);
   for (uint32_t i = 0; i < np; i++) {
     uint32_t len;
-    const char *s = node_text(I, ts_node_named_child(ps, i), &len);
-    frame_set(I, &fr, s, len, tt_v_copy(i < (uint32_t)a->n ? &a->pos[i] : &a->kw[i - a->n].v));
+    const char *s = tt_ev_node_text(I, ts_node_named_child(ps, i), &len);
+    tt_ev_frame_set(I, &fr, s, len, tt_v_copy(i < (uint32_t)a->n ? &a->pos[i] : &a->kw[i - a->n].v));
   }
   tt_val r = eval(I, &fr, body);
   I->on_error = outer;
-  frame_clear(&fr);
+  tt_ev_frame_clear(&fr);
   return r;
 }
 
@@ -1205,7 +1207,7 @@ static tt_val launch(tt_interp *I, const tt_val *l, tt_args *a) {
   for (int k = 0; k < a->nkw; k++)
     for (int i = 0; i < np; i++) {
       uint32_t len;
-      const char *s = node_text(I, names[i], &len);
+      const char *s = tt_ev_node_text(I, names[i], &len);
       if (len == a->kw[k].len && !memcmp(s, a->kw[k].name, len)) given[i] = &a->kw[k].v;
     }
   /* annotations once per launch: ts_node_parent walks down from the root */
@@ -1253,13 +1255,13 @@ static void bind_import(tt_interp *I, TSNode stmt) {
       continue;
     }
     uint32_t dl;
-    const char *ds = node_text(I, dotted, &dl);
+    const char *ds = tt_ev_node_text(I, dotted, &dl);
     int mod = I->lib->module_for_import(ds, dl);
     if (mod < 0) continue; /* host-side imports (torch, argparse) are not bound */
     TSNode bind = ts_node_is_null(alias) ? ts_node_named_child(dotted, 0) : alias;
     uint32_t bl;
-    const char *bs = node_text(I, bind, &bl);
-    frame_set(I, &I->globals, bs, bl, (tt_val){.k = TV_MODULE, .u.mod = mod});
+    const char *bs = tt_ev_node_text(I, bind, &bl);
+    tt_ev_frame_set(I, &I->globals, bs, bl, (tt_val){.k = TV_MODULE, .u.mod = mod});
   }
 }
 
@@ -1267,7 +1269,7 @@ static void bind_import(tt_interp *I, TSNode stmt) {
 static void bind_import_from(tt_interp *I, TSNode stmt) {
   TSNode from = FIELD(stmt, F_MODULE_NAME);
   uint32_t fl;
-  const char *fs = node_text(I, from, &fl);
+  const char *fs = tt_ev_node_text(I, from, &fl);
   for (TSNode c = ts_node_named_child(stmt, 0); !ts_node_is_null(c); c = ts_node_next_named_sibling(c)) {
     if (ts_node_eq(c, from)) continue;
     TSNode name = c, alias = c;
@@ -1278,11 +1280,11 @@ static void bind_import_from(tt_interp *I, TSNode stmt) {
       continue;
     }
     uint32_t nl, al;
-    const char *ns = node_text(I, name, &nl), *as = node_text(I, alias, &al);
+    const char *ns = tt_ev_node_text(I, name, &nl), *as = tt_ev_node_text(I, alias, &al);
     char *dotted = tt_xasprintf("%.*s.%.*s", (int)fl, fs, (int)nl, ns);
     int mod = I->lib->module_for_import(dotted, (uint32_t)strlen(dotted));
     free(dotted);
-    if (mod >= 0) frame_set(I, &I->globals, as, al, (tt_val){.k = TV_MODULE, .u.mod = mod});
+    if (mod >= 0) tt_ev_frame_set(I, &I->globals, as, al, (tt_val){.k = TV_MODULE, .u.mod = mod});
   }
 }
 
@@ -1295,8 +1297,8 @@ static bool decorated_as_kernel(tt_interp *I, TSNode decorated) {
     TSNode obj = FIELD(e, F_OBJECT), attr = FIELD(e, F_ATTRIBUTE);
     if (!type_is(obj, "identifier")) continue;
     uint32_t ol, al;
-    const char *os = node_text(I, obj, &ol), *as = node_text(I, attr, &al);
-    tt_binding *b = frame_find(&I->globals, os, ol);
+    const char *os = tt_ev_node_text(I, obj, &ol), *as = tt_ev_node_text(I, attr, &al);
+    tt_binding *b = tt_ev_frame_find(&I->globals, os, ol);
     tt_val v;
     if (b && b->v.k == TV_MODULE && I->lib->module_attr(I, b->v.u.mod, as, al, &v) && v.k == TV_BUILTIN &&
         v.u.b->kernel_decorator)
@@ -1305,11 +1307,15 @@ static bool decorated_as_kernel(tt_interp *I, TSNode decorated) {
   return false;
 }
 
-static int add_func(tt_interp *I, TSNode def, bool kernel) {
+void tt_ev_add_func(tt_interp *I, TSNode def, TSNode name, bool kernel) {
   I->funcs = tt_xrealloc(I->funcs, sizeof *I->funcs * (size_t)(I->nfuncs + 1));
   uint32_t len;
-  const char *s = node_text(I, FIELD(def, F_NAME), &len);
+  const char *s = tt_ev_node_text(I, name, &len);
   I->funcs[I->nfuncs++] = (tt_func){s, len, def, kernel};
+}
+
+static int add_func(tt_interp *I, TSNode def, bool kernel) {
+  tt_ev_add_func(I, def, FIELD(def, F_NAME), kernel);
   return 0;
 }
 
@@ -1331,7 +1337,8 @@ int tt_ev_load(tt_interp *I, const char *path, const char *text, size_t len, con
   I->path = path, I->text = text, I->len = (uint32_t)len, I->lib = lib;
   init_fields(I);
   TSParser *ps = ts_parser_new();
-  ts_parser_set_language(ps, tt_lang_grammar(TT_LANG_PYTHON));
+  const tt_front *fe = lib->front;
+  ts_parser_set_language(ps, tt_lang_grammar(fe ? (tt_lang)fe->lang : TT_LANG_PYTHON));
   I->tree = ts_parser_parse_string(ps, NULL, text, (uint32_t)len);
   ts_parser_delete(ps);
   TSNode root = ts_tree_root_node(I->tree);
@@ -1352,7 +1359,8 @@ int tt_ev_load(tt_interp *I, const char *path, const char *text, size_t len, con
   done:
     ts_tree_cursor_delete(&c);
     TSPoint p = ts_node_start_point(bad);
-    *err = tt_xasprintf("%s:%u:%u: the file does not parse as Python", path, p.row + 1, p.column + 1);
+    *err = tt_xasprintf("%s:%u:%u: the file does not parse as %s", path, p.row + 1, p.column + 1,
+                        fe ? fe->language : "Python");
     tt_ev_unload(I);
     return -1;
   }
@@ -1363,6 +1371,11 @@ int tt_ev_load(tt_interp *I, const char *path, const char *text, size_t len, con
     I->err = NULL;
     tt_ev_unload(I);
     return -1;
+  }
+  if (fe) {
+    fe->scan(I, root);
+    I->on_error = NULL;
+    return 0;
   }
   for (TSNode s = ts_node_named_child(root, 0); !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
     if (type_is(s, "import_statement")) bind_import(I, s);
@@ -1383,7 +1396,7 @@ int tt_ev_load(tt_interp *I, const char *path, const char *text, size_t len, con
 }
 
 void tt_ev_unload(tt_interp *I) {
-  frame_clear(&I->globals);
+  tt_ev_frame_clear(&I->globals);
   while (I->tuples) {
     tt_tuple *t = I->tuples;
     for (int i = 0; i < t->n; i++) t->items[i].k = TV_NONE; /* tiles go with the pool */
@@ -1410,14 +1423,15 @@ static void free_run_leftovers(tt_interp *I, tt_tuple *keep) {
 
 int tt_ev_run(tt_interp *I, const char *kernel, const int64_t grid[3],
               const struct tt_tile_arg *args, size_t nargs, char **err) {
-  int fi = func_index(I, kernel, (uint32_t)strlen(kernel));
+  int fi = tt_ev_func_index(I, kernel, (uint32_t)strlen(kernel));
   if (fi < 0) {
     *err = tt_xasprintf("%s: no kernel function named '%s'", I->path, kernel);
     return -1;
   }
   const tt_func *fn = &I->funcs[fi];
   TSNode names[TT_MAX_ARGS + 4], dflts[TT_MAX_ARGS + 4];
-  int np = params_of(I, fn->def, names, dflts, TT_MAX_ARGS + 4);
+  const tt_front *fe = I->lib->front;
+  int np = fe ? fe->params(I, fn->def, names, dflts, TT_MAX_ARGS + 4) : params_of(I, fn->def, names, dflts, TT_MAX_ARGS + 4);
   if (np < 0 || (size_t)np != nargs) {
     TSPoint p = ts_node_start_point(fn->def);
     *err = tt_xasprintf("%s:%u:%u: kernel '%s' takes %d parameters; the spec gives %zu args", I->path,
@@ -1433,7 +1447,7 @@ int tt_ev_run(tt_interp *I, const char *kernel, const int64_t grid[3],
   jmp_buf here;
   I->on_error = &here;
   if (setjmp(here)) {
-    frame_clear(&fr);
+    tt_ev_frame_clear(&fr);
     free_run_leftovers(I, mark);
     tt_tpool_clear(&I->pool);
     *err = I->err;
@@ -1462,19 +1476,20 @@ int tt_ev_run(tt_interp *I, const char *kernel, const int64_t grid[3],
         I->bid[0] = x, I->bid[1] = y, I->bid[2] = z;
         for (int i = 0; i < np; i++) {
           uint32_t len;
-          const char *s = node_text(I, names[i], &len);
+          const char *s = tt_ev_node_text(I, names[i], &len);
           tt_val v;
           switch (args[i].kind) {
             case TT_TILE_ARG_ARRAY: v = (tt_val){.k = TV_ARRAY, .u.arr = i}; break;
             case TT_TILE_ARG_INT: v = tt_v_int(args[i].ivalue); break;
             default: v = tt_v_float(args[i].fvalue); break;
           }
-          frame_set(I, &fr, s, len, v);
+          tt_ev_frame_set(I, &fr, s, len, v);
         }
         tt_val ret = tt_v_none();
-        exec_block(I, &fr, FIELD(fn->def, F_BODY), &ret);
+        if (fe) fe->run_body(I, &fr, fi, &ret);
+        else exec_block(I, &fr, FIELD(fn->def, F_BODY), &ret);
         tt_v_drop(&ret);
-        frame_clear(&fr);
+        tt_ev_frame_clear(&fr);
         fr.up = &I->globals;
       }
   I->on_error = NULL;

@@ -1,7 +1,9 @@
-/* tile_eval.h — the evaluator core shared by the Python-syntax dialects (cuTile
- * Python; Triton next), internal to src/tile.
+/* tile_eval.h — the evaluator core shared by the dialects (cuTile Python, Triton,
+ * and cuTile.jl through its Julia front end, tile_jl.c), internal to src/tile.
  *
- * The evaluator walks the tree-sitter-python tree of a kernel file directly:
+ * The evaluator walks the tree-sitter-python tree of a kernel file directly (a
+ * dialect in another syntax brings a tt_front that walks its own grammar's tree and
+ * calls back into the core for values, frames, operators and builtins):
  * statements and expressions are evaluated node by node, and everything a dialect
  * adds (its module's functions, dtypes, methods on tiles and arrays, the integer
  * division it means) comes from a tt_lib table, so the core knows no library by name.
@@ -79,6 +81,20 @@ struct tt_builtin {
   bool kernel_decorator;               /* @ct.kernel, @triton.jit */
 };
 
+/* A front end for a syntax other than Python (cuTile.jl): the core parses the file
+ * with its grammar and runs the kernel through these hooks; values, frames, calls of
+ * builtins, errors and the run loop stay the core's. NULL in a tt_lib: Python. */
+typedef struct tt_front {
+  const char *language;                /* "Julia", for messages */
+  int lang;                            /* the tt_lang of the grammar (parser/lang.h) */
+  /* the top level: imports, functions, module constants; fails through tt_ev_fail */
+  void (*scan)(tt_interp *I, TSNode root);
+  /* the kernel's parameter names (and default nodes or null); negative: unsupported form */
+  int (*params)(tt_interp *I, TSNode def, TSNode *names, TSNode *defaults, int max);
+  /* runs function `fi` over frame f, its parameters already bound */
+  void (*run_body)(tt_interp *I, tt_frame *f, int fi, tt_val *ret);
+} tt_front;
+
 /* What a dialect plugs into the core. */
 typedef struct tt_lib {
   const char *dialect;                 /* for messages: "cuTile Python" */
@@ -101,6 +117,8 @@ typedef struct tt_lib {
   tt_val (*launch_arg)(tt_interp *I, TSNode param, TSNode annotation, tt_val v);
   /* run the entry once as a host function (Triton) instead of per block (cuTile) */
   bool entry_is_host;
+  /* the syntax it is written in; NULL: Python */
+  const tt_front *front;
 } tt_lib;
 
 /* A function of the program: its definition node and its decorators' verdict. */
@@ -196,6 +214,20 @@ tt_val tt_ev_where_call(tt_interp *I, tt_args *a, const char *fn);
 
 /* Text of a node, and name comparisons. */
 bool tt_ev_name_is(const char *s, uint32_t len, const char *name);
+const char *tt_ev_node_text(tt_interp *I, TSNode n, uint32_t *len);
+
+/* Frames (for front ends): lookup in one frame, bind (taking v), free all. */
+tt_binding *tt_ev_frame_find(tt_frame *f, const char *name, uint32_t len);
+void tt_ev_frame_set(tt_interp *I, tt_frame *f, const char *name, uint32_t len, tt_val v);
+void tt_ev_frame_clear(tt_frame *f);
+/* The program's function named so, or -1; front ends add theirs with tt_ev_add_func. */
+int tt_ev_func_index(tt_interp *I, const char *name, uint32_t len);
+void tt_ev_add_func(tt_interp *I, TSNode def, TSNode name, bool kernel);
+
+/* a op b for any two values: numbers as scalars, tiles elementwise with shapes lined
+ * up by `al` (matmul: a @ b), dtype and enum (in)equality. Fails at n. */
+tt_val tt_ev_binop(tt_interp *I, TSNode n, tt_binop op, bool matmul, const tt_val *a, const tt_val *b,
+                   tt_align al);
 
 /* Program loading and running (tile_eval.c). */
 int tt_ev_load(tt_interp *I, const char *path, const char *text, size_t len, const tt_lib *lib,

@@ -6,5 +6,6 @@
 
 extern const tt_lib tt_lib_cutile_python; /* tile_lib_ct.c */
 extern const tt_lib tt_lib_triton;        /* tile_lib_tl.c */
+extern const tt_lib tt_lib_cutile_julia;  /* tile_lib_jl.c, read by the Julia front end tile_jl.c */
 
 #endif

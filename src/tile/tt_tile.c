@@ -19,6 +19,7 @@ tt_tile_program *tt_tile_program_load(const char *path, const char *text, size_t
   switch (dialect) {
     case TT_TILE_CUTILE_PYTHON: lib = &tt_lib_cutile_python; break;
     case TT_TILE_TRITON: lib = &tt_lib_triton; break;
+    case TT_TILE_CUTILE_JULIA: lib = &tt_lib_cutile_julia; break;
   }
   tt_tile_program *p = tt_xcalloc(1, sizeof *p);
   /* The interpreter points into the text and the path: the program keeps copies. */

@@ -1,10 +1,10 @@
-/* tt_tile.h — the tile interpreter: runs cuTile Python kernels on a CPU.
+/* tt_tile.h — the tile interpreter: runs cuTile Python, cuTile.jl and Triton kernels on a CPU.
  *
  * This header is the module's whole public surface. The checker (src/checker) hands
  * it a kernel file, a kernel name, a grid and the kernel's arguments (buffers as
  * strided arrays over the checker's bytes, constants as numbers); the interpreter
  * runs every block of the grid in order and writes the kernel's stores into the
- * buffers. Kernels are read with the project's tree-sitter-python grammar and
+ * buffers. Kernels are read with the project's tree-sitter-python (or -julia) grammar and
  * evaluated statement by statement; tile operations run as whole-tile loops in C,
  * so the interpreter's own cost is per operation, not per element.
  *
@@ -35,7 +35,8 @@ size_t tt_tile_dtype_size(tt_tile_dtype t);
 /* The kernel dialect a file is written in. */
 typedef enum tt_tile_dialect {
   TT_TILE_CUTILE_PYTHON, /* `name` in tt_tile_run is a @ct.kernel, run once per block */
-  TT_TILE_TRITON         /* `name` is the host function, run once; it launches kernel[grid](...) */
+  TT_TILE_TRITON,        /* `name` is the host function, run once; it launches kernel[grid](...) */
+  TT_TILE_CUTILE_JULIA   /* a cuTile.jl file (tree-sitter-julia); `name` is the kernel, run once per block */
 } tt_tile_dialect;
 
 typedef struct tt_tile_program tt_tile_program;

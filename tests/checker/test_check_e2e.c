@@ -207,6 +207,37 @@ Test(e2e, tile_kernel_against_torch_passes) {
   run_free(&r);
 }
 
+/* A CUDA spec against a torch reference: the source and then the candidate are each
+ * compared with it (the reference side is torch/cpu); a source that disagrees is a
+ * MISMATCH naming the source. */
+Test(e2e, cuda_kernel_against_torch) {
+  run_t r = tiletrans("vecadd_torch.check.yaml vecadd_torch_wrong.check.yaml --format json");
+  json_t *checks = json_object_get(r.json, "checks");
+  cr_assert_eq(json_array_size(checks), 2, "%s", r.out);
+  json_t *ok = json_array_get(checks, 0), *bad = json_array_get(checks, 1);
+  cr_assert_str_eq(str(ok, "status"), "PASS", "%s", r.out);
+  cr_assert_str_eq(str(json_object_get(ok, "reference"), "semantics"), "torch/cpu", "%s", r.out);
+  cr_assert_str_eq(str(bad, "status"), "MISMATCH", "%s", r.out);
+  cr_assert(strstr(str(bad, "message"), "vecadd.cu does not match the torch reference"), "%s", r.out);
+  run_free(&r);
+}
+
+/* A cuTile.jl candidate runs under its layout line; without one it is BUILD-FAIL at
+ * the file's line; a cuTile.jl source (language: cutile-julia) runs against torch. */
+Test(e2e, cutile_julia_candidate_and_its_layout_line) {
+  run_t r = tiletrans("tile_add_jl.check.yaml tile_add_nolayout.check.yaml tile_add_jl_torch.check.yaml --format json");
+  json_t *checks = json_object_get(r.json, "checks");
+  cr_assert_eq(json_array_size(checks), 3, "%s", r.out);
+  json_t *ok = json_array_get(checks, 0), *bad = json_array_get(checks, 1), *src = json_array_get(checks, 2);
+  cr_assert_str_eq(str(src, "status"), "PASS", "a cuTile.jl source (language: cutile-julia) against torch: %s", r.out);
+  cr_assert_str_eq(str(json_object_get(src, "candidate"), "semantics"), "cutile-julia (flipped)", "%s", r.out);
+  cr_assert_str_eq(str(ok, "status"), "PASS", "%s", r.out);
+  cr_assert_str_eq(str(json_object_get(ok, "candidate"), "semantics"), "cutile-julia (flipped)", "%s", r.out);
+  cr_assert_str_eq(str(bad, "status"), "BUILD-FAIL", "%s", r.out);
+  cr_assert(strstr(str(bad, "message"), "tile_add_nolayout.jl:3:1: a cuTile.jl candidate needs a '# layout: logical'"), "%s", r.out);
+  run_free(&r);
+}
+
 Test(e2e, text_table_and_parallel_runs) {
   run_t r = tiletrans("-j 2 vecadd.check.yaml ballot_count.check.yaml");
   cr_assert_eq(r.code, 1, "%s", r.out);
