@@ -423,6 +423,24 @@ static tt_val jl_transpose(tt_interp *I, tt_args *a) {
   return checked(I, a->call, tt_op_permute(&I->pool, t, perm, &e), &e);
 }
 
+/* muladd of 3-d tiles (M, K, B), (K, N, B), (M, N, B): cuTile.jl's batch dims trail
+ * (a batch of 1 broadcasts). The core's matmul takes leading batch dims, so the
+ * operands are permuted to (B, M, K) and the product back to (M, N, B). */
+static tt_val batched_muladd(tt_interp *I, TSNode at, const tt_tile_t *x, const tt_tile_t *y, const tt_tile_t *acc) {
+  static const int to_lead[3] = {2, 0, 1}, to_trail[3] = {1, 2, 0};
+  tt_err e;
+  tt_tile_t *px = tt_op_permute(&I->pool, x, to_lead, &e);
+  tt_tile_t *py = px ? tt_op_permute(&I->pool, y, to_lead, &e) : NULL;
+  tt_tile_t *pc = py ? tt_op_permute(&I->pool, acc, to_lead, &e) : NULL;
+  tt_tile_t *prod = pc ? tt_op_matmul(&I->pool, px, py, pc, acc->dtype, &e) : NULL;
+  tt_tile_t *out = prod ? tt_op_permute(&I->pool, prod, to_trail, &e) : NULL;
+  tt_tile_release(px);
+  tt_tile_release(py);
+  tt_tile_release(pc);
+  tt_tile_release(prod);
+  return checked(I, at, out, &e);
+}
+
 /* muladd(a, b, acc): acc + a*b with a matrix product of tiles (accumulated in acc's
  * type); of numbers, a*b + c. */
 static tt_val jl_muladd(tt_interp *I, tt_args *a) {
@@ -438,6 +456,7 @@ static tt_val jl_muladd(tt_interp *I, tt_args *a) {
   if (x->dtype != y->dtype)
     tt_ev_fail(I, a->call, "muladd of a Tile{%s} and a Tile{%s}: the operands need one element type", tt_tile_dtype_name(x->dtype),
                tt_tile_dtype_name(y->dtype));
+  if (x->ndim == 3 && y->ndim == 3 && acc->ndim == 3) return batched_muladd(I, a->call, x, y, acc);
   if (x->ndim != 2 || y->ndim != 2 || acc->ndim != 2 || x->shape[1] != y->shape[0] || acc->shape[0] != x->shape[0] ||
       acc->shape[1] != y->shape[1]) {
     char bx[64], by[64], bc[64];
@@ -461,6 +480,16 @@ static tt_val jl_size(tt_interp *I, tt_args *a) {
   tt_val t = tt_v_tuple(I, nd);
   for (int i = 0; i < nd; i++) t.u.tu->items[i] = tt_v_int(shape[i]);
   return t;
+}
+
+/* eltype(x): the element type of an array or a tile, a dtype value (compared with
+ * `==`, passed to convert/zeros) */
+static tt_val jl_eltype(tt_interp *I, tt_args *a) {
+  const tt_val *v = need(I, a, 0, "x", "eltype");
+  if (v->k == TV_ARRAY) return tt_v_dtype(I->args[v->u.arr].dtype);
+  if (v->k == TV_TILE) return tt_v_dtype(v->u.t->dtype);
+  if (v->k == TV_DTYPE) return *v;
+  tt_ev_fail(I, a->posnode[0], "eltype() of a %s", tt_v_kind_name(v->k));
 }
 
 static tt_val jl_length(tt_interp *I, tt_args *a) {
@@ -622,7 +651,7 @@ static const tt_builtin ct_builtins[] = {
 static const tt_builtin base_builtins[] = {
   {"zeros", jl_zeros, false}, {"ones", jl_ones, false}, {"fill", jl_fill, false}, {"convert", jl_convert, false},
   {"reshape", jl_reshape, false}, {"permutedims", jl_permutedims, false}, {"transpose", jl_transpose, false},
-  {"muladd", jl_muladd, false}, {"size", jl_size, false}, {"length", jl_length, false}, {"cld", jl_cld, false},
+  {"muladd", jl_muladd, false}, {"size", jl_size, false}, {"eltype", jl_eltype, false}, {"length", jl_length, false}, {"cld", jl_cld, false},
   {"fld", jl_fld, false}, {"div", jl_div, false}, {"rem", jl_rem, false}, {"mod", jl_mod, false},
   {"max", jl_max, false}, {"min", jl_min, false}, {"sum", jl_sum, false}, {"prod", jl_prod, false},
   {"maximum", jl_maximum, false}, {"minimum", jl_minimum, false},
