@@ -103,9 +103,34 @@ static char *one_line(size_t n) {
                 "} // tiletrans-ignore: some-other-rule\n", "", "");
 }
 
+/* n small kernels: the size of the file alone (18 s for 10 MB once). */
+static char *many_kernels(size_t n) {
+  tt_buf b = {0};
+  for (size_t i = 0; i < n; i++)
+    tt_buf_printf(&b,
+                  "__global__ void k%zu(float *x) {\n  int lane = threadIdx.x %% 32;\n"
+                  "  float v = __shfl_down_sync(0xffffffff, x[lane], 16);\n  if (lane < 16) x[lane] = v;\n}\n",
+                  i);
+  return tt_buf_steal(&b);
+}
+
+/* n findings on one line whose comment names n rule ids: each finding's lookup scanned
+ * every id of its line. */
+static char *one_line_many_ids(size_t n) {
+  tt_buf b = {0};
+  tt_buf_puts(&b, "__global__ void k(float *x) { ");
+  for (size_t i = 0; i < n; i++) tt_buf_puts(&b, "x[0] = __shfl_sync(0xffffffff, x[0], 0); ");
+  tt_buf_puts(&b, "} // tiletrans-ignore: ");
+  for (size_t i = 0; i < n; i++) tt_buf_printf(&b, "%srule-%zu", i ? ", " : "", i);
+  tt_buf_puts(&b, "\n");
+  return tt_buf_steal(&b);
+}
+
 TestSuite(scaling, .init = load_book, .fini = free_book, .timeout = 600);
 
 Test(scaling, nested_ifs) { expect_linear(nested_ifs, 400, false, "if nested n deep"); }
 Test(scaling, nested_syntax_errors) { expect_linear(nested_errors, 400, false, "errors nested n deep"); }
 Test(scaling, many_fixes) { expect_linear(many_fixes, 1000, true, "n fixes"); }
 Test(scaling, many_findings_on_one_line) { expect_linear(one_line, 1000, false, "n findings on one line"); }
+Test(scaling, big_file) { expect_linear(many_kernels, 200, true, "n kernels in one file"); }
+Test(scaling, many_ids_on_one_line) { expect_linear(one_line_many_ids, 1000, false, "n findings and n ids on one line"); }
