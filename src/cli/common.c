@@ -50,14 +50,15 @@ const char *tt_cli_default_rules_dir(void) {
   return dir;
 }
 
-tt_rulebook *tt_cli_load_rules(const char *const *dirs, size_t n, const char *const *extra, size_t n_extra) {
+static tt_rulebook *load_rules(const char *const *dirs, size_t n, const char *const *extra, size_t n_extra,
+                              bool compile) {
   const char **all = tt_xcalloc(n + n_extra + 1, sizeof *all);
   size_t k = 0;
   if (n == 0) all[k++] = tt_cli_default_rules_dir();
   for (size_t i = 0; i < n; i++) all[k++] = dirs[i];
   for (size_t i = 0; i < n_extra; i++) all[k++] = extra[i];
   char *err = NULL;
-  tt_rulebook *book = tt_rulebook_load(all, k, &err);
+  tt_rulebook *book = compile ? tt_rulebook_load(all, k, &err) : tt_rulebook_load_uncompiled(all, k, &err);
   if (book && tt_ruleset_check_facts(book, &err) < 0) {
     tt_rulebook_free(book);
     book = NULL;
@@ -76,6 +77,64 @@ tt_rulebook *tt_cli_load_rules(const char *const *dirs, size_t n, const char *co
     free(err);
   }
   return book;
+}
+
+tt_rulebook *tt_cli_load_rules(const char *const *dirs, size_t n, const char *const *extra, size_t n_extra) {
+  return load_rules(dirs, n, extra, n_extra, true);
+}
+
+/* The language process() reads file `path` as; TT_LANG_NONE: it refuses the file. */
+static tt_lang file_lang(const tt_cli_opts *o, const char *path) {
+  return o->language != TT_LANG_NONE ? o->language : tt_lang_from_path(path);
+}
+
+/* Compiles, in each profile's rulebook, the queries the inputs need, and only those:
+ * compiling is most of the start-up. lint reads each named file here (processing takes
+ * the text) and compiles the rules whose prefilter says they may match one of them;
+ * rewrite, and lint of stdin, compile every rule of the inputs' languages (a rewrite
+ * matches text its fixes made). Before the workers start: compiling writes to the
+ * books they share. -1 after printing the rule files at fault. */
+static int compile_for_inputs(const tt_cli_opts *o, tt_cli_run *run) {
+  bool **needed = tt_xcalloc(run->n_profiles, sizeof *needed);
+  bool (*want)[TT_LANG_COUNT] = tt_xcalloc(run->n_profiles, sizeof *want);
+  bool (*all)[TT_LANG_COUNT] = tt_xcalloc(run->n_profiles, sizeof *all);
+  run->early_text = tt_xcalloc(run->n_files + 1, sizeof *run->early_text);
+  run->early_len = tt_xcalloc(run->n_files + 1, sizeof *run->early_len);
+  for (size_t i = 0; i < run->n_files; i++) {
+    size_t p = run->file_profile[i];
+    tt_lang lang = file_lang(o, run->files[i].path);
+    if (lang == TT_LANG_NONE || run->files[i].error) continue;
+    want[p][lang] = true;
+    if (o->rewrite || strcmp(run->files[i].path, "<stdin>") == 0) {
+      all[p][lang] = true;
+      continue;
+    }
+    char *err = NULL;
+    if (tt_fs_read(run->files[i].path, &run->early_text[i], &run->early_len[i], &err) < 0) {
+      free(err); /* processing reads it again and reports the error */
+      run->early_text[i] = NULL;
+      continue;
+    }
+    const tt_rulebook *book = run->profiles[p].book;
+    if (!needed[p]) needed[p] = tt_xcalloc(book->n_rules + 1, sizeof **needed);
+    tt_rulebook_mark_needed(book, &run->profiles[p].sel, lang, run->early_text[i], run->early_len[i], needed[p]);
+  }
+  int rc = 0;
+  for (size_t p = 0; p < run->n_profiles; p++) {
+    for (int lang = 1; lang < TT_LANG_COUNT; lang++) {
+      char *err = NULL;
+      if (!want[p][lang] || tt_rulebook_compile(run->profiles[p].book, (tt_lang)lang, all[p][lang] ? NULL : needed[p], &err) == 0)
+        continue;
+      fprintf(stderr, "%s\n", err);
+      free(err);
+      rc = -1;
+    }
+    free(needed[p]);
+  }
+  free(needed);
+  free(want);
+  free(all);
+  return rc;
 }
 
 /* --- collecting files ---------------------------------------------------------------- */
@@ -195,8 +254,8 @@ static int profile_for(const tt_cli_opts *o, tt_cli_run *run, const char *path, 
       return -1;
     }
   }
-  tt_rulebook *book = tt_cli_load_rules(o->rule_dirs, o->n_rule_dirs, cfg ? (const char *const *)cfg->rule_dirs : NULL,
-                                        cfg ? cfg->n_rule_dirs : 0);
+  tt_rulebook *book = load_rules(o->rule_dirs, o->n_rule_dirs, cfg ? (const char *const *)cfg->rule_dirs : NULL,
+                                 cfg ? cfg->n_rule_dirs : 0, false);
   if (!book) {
     tt_config_free(cfg);
     return -1;
@@ -243,14 +302,15 @@ static void process(const tt_cli_opts *o, tt_cli_run *run, size_t i) {
   if (fr->error) return; /* could not even be walked */
   const tt_cli_profile *p = &run->profiles[run->file_profile[i]];
   const char *path = strcmp(fr->path, "<stdin>") == 0 ? "-" : fr->path;
-  tt_lang lang = o->language != TT_LANG_NONE ? o->language : tt_lang_from_path(fr->path);
+  tt_lang lang = file_lang(o, fr->path);
   if (lang == TT_LANG_NONE) {
     fr->error = tt_xstrdup("cannot tell the language; pass --language cuda|python|julia");
     return;
   }
-  char *text, *err = NULL;
-  size_t len;
-  if (tt_fs_read(path, &text, &len, &err) < 0) {
+  char *text = run->early_text ? run->early_text[i] : NULL, *err = NULL;
+  size_t len = text ? run->early_len[i] : 0;
+  if (text) run->early_text[i] = NULL; /* taken */
+  else if (tt_fs_read(path, &text, &len, &err) < 0) {
     fr->error = tt_cli_without_path(err, path);
     return;
   }
@@ -358,6 +418,7 @@ int tt_cli_execute(const tt_cli_opts *o, tt_cli_run *run) {
     fprintf(stderr, "tiletrans: no input files\n");
     return TT_EXIT_INPUT;
   }
+  if (compile_for_inputs(o, run) < 0) return TT_EXIT_USAGE;
   int jobs = o->jobs > 0 ? o->jobs : 1;
   if ((size_t)jobs > run->n_files) jobs = (int)(run->n_files ? run->n_files : 1);
   work w = {.o = o, .run = run};
@@ -372,6 +433,9 @@ int tt_cli_execute(const tt_cli_opts *o, tt_cli_run *run) {
 }
 
 void tt_cli_run_free(tt_cli_run *run) {
+  for (size_t i = 0; run->early_text && i < run->n_files; i++) free(run->early_text[i]);
+  free(run->early_text);
+  free(run->early_len);
   for (size_t i = 0; i < run->n_files; i++) tt_file_result_free(&run->files[i]);
   free(run->files);
   free(run->file_root);

@@ -70,6 +70,9 @@ typedef struct tt_cli_run {
   tt_cli_profile *profiles;
   size_t n_profiles;
   struct tt_sema *sema;    /* the run's semantic layer, shared by every profile */
+  char **early_text;       /* per file: its text when read before processing (to choose the
+                              queries to compile), taken by the processing; else NULL */
+  size_t *early_len;
 } tt_cli_run;
 
 /* Loads configs and rulebooks, collects files and processes them. Returns TT_EXIT_OK;

@@ -20,6 +20,9 @@ typedef struct tt_tree {
   TSTree *ts;
   tt_span *errors;      /* sorted by start; ERROR nodes, and the parents of MISSING ones */
   size_t n_errors;
+  uint32_t *max_end;    /* max_end[i]: the largest end of errors[0..i] (for tt_tree_in_error) */
+  uint32_t *empty_at;   /* the positions of the empty errors, ascending */
+  size_t n_empty;
 } tt_tree;
 
 /* Parses `src` with its language's grammar. Returns NULL when the language has no
@@ -27,8 +30,13 @@ typedef struct tt_tree {
 tt_tree *tt_tree_parse(const tt_source *src);
 void tt_tree_free(tt_tree *t);
 
-/* True when [start, end) overlaps a region that failed to parse. */
+/* True when [start, end) overlaps a region that failed to parse (an insertion, or an
+ * empty region, counts when it touches the other's boundary). O(log n). */
 bool tt_tree_in_error(const tt_tree *t, uint32_t start, uint32_t end);
+
+/* Replaces the error regions with a copy of `spans` (n of them) and indexes them, as
+ * tt_tree_parse does; for tests of tt_tree_in_error. */
+void tt_tree_set_errors(tt_tree *t, const tt_span *spans, size_t n);
 
 /* Visits `root` and its descendants in document order, iteratively (deep trees cannot
  * overflow the stack). `enter` returns false to skip a node's children. */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/spanset.h"
 #include "util/util.h"
 
 void tt_filectx_init(tt_filectx *c, const tt_tree *tree) {
@@ -10,7 +11,47 @@ void tt_filectx_init(tt_filectx *c, const tt_tree *tree) {
   c->tree = tree;
 }
 
+/* Per fact name, the spanset of its labelled ranges (tag: the label). */
+typedef struct tt_fact_index {
+  const char **names;
+  tt_spanset **sets;
+  size_t n_names;
+  size_t n_facts; /* facts indexed */
+} tt_fact_index;
+
+static void fact_index_free(tt_fact_index *x) {
+  if (!x) return;
+  for (size_t i = 0; i < x->n_names; i++) tt_spanset_free(x->sets[i]);
+  free(x->names);
+  free(x->sets);
+  free(x);
+}
+
+static tt_fact_index *fact_index_build(const tt_filectx *c) {
+  tt_fact_index *x = tt_xcalloc(1, sizeof *x);
+  x->n_facts = c->n_facts;
+  tt_spanset_item *items = tt_xcalloc(c->n_facts + 1, sizeof *items);
+  size_t cap = 0, cap2 = 0;
+  bool *done = tt_xcalloc(c->n_facts + 1, sizeof *done);
+  for (size_t i = 0; i < c->n_facts; i++) {
+    if (done[i]) continue;
+    size_t n = 0;
+    for (size_t j = i; j < c->n_facts; j++) /* names are few: one pass per name */
+      if (!done[j] && strcmp(c->facts[j].name, c->facts[i].name) == 0) {
+        done[j] = true;
+        items[n++] = (tt_spanset_item){c->facts[j].start, c->facts[j].end, NULL, c->facts[j].label};
+      }
+    size_t k = x->n_names;
+    TT_PUSH(x->names, k, cap, c->facts[i].name);
+    TT_PUSH(x->sets, x->n_names, cap2, tt_spanset_new(items, n));
+  }
+  free(done);
+  free(items);
+  return x;
+}
+
 void tt_filectx_free(tt_filectx *c) {
+  fact_index_free(c->fact_index);
   tt_consts_free(c->consts);
   free(c->facts);
   free(c->caps);
@@ -40,14 +81,19 @@ void tt_filectx_add_fact(tt_filectx *c, const char *name, uint32_t start, uint32
   TT_PUSH(c->facts, c->n_facts, c->cap, ((tt_fact){name, start, end, label}));
 }
 
-const char *tt_filectx_fact(const tt_filectx *c, const char *name, uint32_t at) {
-  const tt_fact *best = NULL;
-  for (size_t i = 0; i < c->n_facts; i++) {
-    const tt_fact *f = &c->facts[i];
-    if (strcmp(f->name, name) || at < f->start || at >= f->end) continue;
-    if (!best || f->end - f->start < best->end - best->start) best = f;
+const char *tt_filectx_fact(tt_filectx *c, const char *name, uint32_t at) {
+  if (c->fact_index && c->fact_index->n_facts != c->n_facts) {
+    fact_index_free(c->fact_index);
+    c->fact_index = NULL;
   }
-  return best ? best->label : NULL;
+  if (!c->fact_index) c->fact_index = fact_index_build(c);
+  const tt_fact_index *x = c->fact_index;
+  for (size_t i = 0; i < x->n_names; i++) {
+    if (strcmp(x->names[i], name) != 0) continue;
+    const tt_spanset_item *f = tt_spanset_innermost(x->sets[i], at, at + 1, NULL);
+    return f ? f->tag : NULL;
+  }
+  return NULL;
 }
 
 void tt_filectx_add_cap(tt_filectx *c, uint32_t start, uint32_t end, tt_severity max) {

@@ -55,6 +55,7 @@ typedef struct tt_filectx {
   /* Set while one match's predicates are evaluated: why a semantic predicate could not
    * be answered (the finding is kept and marked unconfirmed). NULL: all confirmed. */
   const char *unconfirmed;
+  struct tt_fact_index *fact_index; /* built on first lookup; rebuilt when facts change */
 } tt_filectx;
 
 void tt_filectx_init(tt_filectx *c, const tt_tree *tree);
@@ -85,7 +86,9 @@ int tt_filectx_live_for_hip(tt_filectx *c, uint32_t at);
  * reason wins until the next match). */
 void tt_filectx_unconfirmed(tt_filectx *c, const char *why);
 
-/* The label of fact `name` for the innermost labelled range containing byte `at`, or NULL. */
-const char *tt_filectx_fact(const tt_filectx *c, const char *name, uint32_t at);
+/* The label of fact `name` for the innermost labelled range containing byte `at`, or
+ * NULL. O(log n) per lookup after an O(n log n) index of the facts (rebuilt when facts
+ * were added since the last lookup). */
+const char *tt_filectx_fact(tt_filectx *c, const char *name, uint32_t at);
 
 #endif

@@ -1,5 +1,6 @@
 #include "rules/match.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,6 +206,11 @@ void tt_match_tree_ex(const tt_rulebook *book, const tt_selection *sel, const tt
   tt_filectx_init(&ctx, tree);
   if (sel) ctx.target_defines = sel->target_defines, ctx.n_target_defines = sel->n_target_defines;
   ctx.sema = sel ? sel->sema : NULL;
+  if (!book->compiled[tree->src->lang]) {
+    fprintf(stderr, "tiletrans: internal error: the %s queries of the rulebook were not compiled\n",
+            tt_lang_name(tree->src->lang));
+    abort();
+  }
   run_analyzers(book, sel, &ctx, &local, true);
   run_queryset(&book->by_lang[tree->src->lang], sel, &ctx, &local);
   run_analyzers(book, sel, &ctx, &local, false);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/spanset.h"
 #include "util/regex.h"
 #include "util/util.h"
 
@@ -227,19 +228,129 @@ static const char *node_text(const tt_tree *t, TSNode n, size_t *len) {
 
 static bool re_matches(const pcre2_code *re, const char *s, size_t n) { return tt_regex_find(re, s, n, NULL, NULL); }
 
-static bool has_ancestor(TSNode n, char *const *types, size_t n_types) {
-  for (TSNode a = ts_node_parent(n); !ts_node_is_null(a); a = ts_node_parent(a)) {
-    const char *t = ts_node_type(a);
-    for (size_t i = 0; i < n_types; i++)
-      if (strcmp(t, types[i]) == 0) return true;
-  }
+/* --- where a node is: spansets built once per file (see spanset.h) ------------------ */
+
+typedef struct node_list {
+  tt_spanset_item *items;
+  size_t n, cap;
+  bool (*want)(TSNode n, const void *arg);
+  const void *arg;
+} node_list;
+
+static bool collect_node(TSNode n, void *vl) {
+  node_list *l = vl;
+  if (l->want(n, l->arg))
+    TT_PUSH(l->items, l->n, l->cap, ((tt_spanset_item){ts_node_start_byte(n), ts_node_end_byte(n), n.id, NULL}));
+  return true;
+}
+
+/* The spanset of every node of the file for which want(node, arg) holds. */
+static tt_spanset *spanset_of_nodes(const tt_tree *t, bool (*want)(TSNode, const void *), const void *arg) {
+  node_list l = {.want = want, .arg = arg};
+  tt_tree_walk(ts_tree_root_node(t->ts), collect_node, &l);
+  tt_spanset *s = tt_spanset_new(l.items, l.n);
+  free(l.items);
+  return s;
+}
+
+static void free_spanset(void *s) { tt_spanset_free(s); }
+
+static bool type_in(TSNode n, const void *vp) {
+  const tt_pred *p = vp;
+  const char *t = ts_node_type(n);
+  for (size_t i = 0; i < p->n_strings; i++)
+    if (strcmp(t, p->strings[i]) == 0) return true;
   return false;
 }
 
-static TSNode enclosing_function(TSNode n) {
-  for (TSNode a = ts_node_parent(n); !ts_node_is_null(a); a = ts_node_parent(a))
-    if (strcmp(ts_node_type(a), "function_definition") == 0) return a;
-  return (TSNode){0};
+static void *build_types(tt_filectx *c, const void *p) { return spanset_of_nodes(c->tree, type_in, p); }
+
+static bool has_ancestor(tt_filectx *ctx, const tt_pred *p, TSNode n) {
+  const tt_spanset *s = tt_filectx_cached(ctx, p, build_types, p, free_spanset);
+  return tt_spanset_innermost(s, ts_node_start_byte(n), ts_node_end_byte(n), n.id) != NULL;
+}
+
+/* What the predicates ask about, found by one walk per file shared by all of them: the
+ * function definitions, and the preprocessor conditionals with their conditions. */
+typedef struct landmarks {
+  tt_spanset *functions;
+  tt_spanset_item *conds; /* per conditional: its span; tag unused */
+  tt_span *cond_text;     /* per conditional: the condition's bytes */
+  size_t n_conds, cap_conds, cap_text;
+  tt_spanset_item *fns;
+  size_t n_fns, cap_fns;
+} landmarks;
+
+static bool collect_landmark(TSNode n, void *vl) {
+  landmarks *l = vl;
+  const char *type = ts_node_type(n);
+  tt_spanset_item it = {ts_node_start_byte(n), ts_node_end_byte(n), n.id, NULL};
+  if (strcmp(type, "function_definition") == 0) {
+    TT_PUSH(l->fns, l->n_fns, l->cap_fns, it);
+  } else if (strncmp(type, "preproc_if", 10) == 0 || strncmp(type, "preproc_elif", 12) == 0) {
+    TSNode cond = ts_node_child_by_field_name(n, "condition", 9);
+    if (ts_node_is_null(cond)) cond = ts_node_child_by_field_name(n, "name", 4);
+    if (!ts_node_is_null(cond)) {
+      size_t k = l->n_conds;
+      TT_PUSH(l->conds, l->n_conds, l->cap_conds, it);
+      TT_PUSH(l->cond_text, k, l->cap_text, ((tt_span){ts_node_start_byte(cond), ts_node_end_byte(cond)}));
+    }
+  }
+  return true;
+}
+
+static void *build_landmarks(tt_filectx *c, const void *unused) {
+  landmarks *l = tt_xcalloc(1, sizeof *l);
+  tt_tree_walk(ts_tree_root_node(c->tree->ts), collect_landmark, l);
+  l->functions = tt_spanset_new(l->fns, l->n_fns);
+  free(l->fns);
+  l->fns = NULL;
+  return l;
+}
+
+static void free_landmarks(void *vl) {
+  landmarks *l = vl;
+  tt_spanset_free(l->functions);
+  free(l->conds);
+  free(l->cond_text);
+  free(l);
+}
+
+static const char landmarks_key = 0; /* the filectx slot of the landmarks */
+
+static const landmarks *file_landmarks(tt_filectx *c) {
+  return tt_filectx_cached(c, &landmarks_key, build_landmarks, NULL, free_landmarks);
+}
+
+/* `#tt-in-function-match?` runs its regex once per function, not once per match (a
+ * function with many matches would cost O(size x matches)). */
+typedef struct function_memo {
+  const tt_spanset *functions; /* borrowed from the filectx */
+  int8_t *result;              /* per function: -1 not run yet, 0, 1 */
+} function_memo;
+
+static void *build_function_memo(tt_filectx *c, const void *unused) {
+  function_memo *m = tt_xcalloc(1, sizeof *m);
+  m->functions = file_landmarks(c)->functions;
+  size_t n = tt_spanset_count(m->functions);
+  m->result = tt_xmalloc(n + 1);
+  memset(m->result, -1, n + 1);
+  return m;
+}
+
+static void free_function_memo(void *vm) {
+  function_memo *m = vm;
+  free(m->result);
+  free(m);
+}
+
+static bool in_function_matching(tt_filectx *ctx, const tt_pred *p, TSNode n) {
+  function_memo *m = tt_filectx_cached(ctx, p, build_function_memo, NULL, free_function_memo);
+  const tt_spanset_item *f = tt_spanset_innermost(m->functions, ts_node_start_byte(n), ts_node_end_byte(n), n.id);
+  if (!f) return false;
+  int8_t *r = &m->result[tt_spanset_index(m->functions, f)];
+  if (*r < 0) *r = re_matches(p->re, ctx->tree->src->text + f->start, f->end - f->start);
+  return *r;
 }
 
 static bool text_mentions(const char *s, size_t n, const char *word) {
@@ -255,21 +366,40 @@ static bool text_mentions(const char *s, size_t n, const char *word) {
   return false;
 }
 
+/* The preprocessor conditionals (#if, #ifdef, #elif...) whose condition names one of the
+ * words of a `#tt-not-guarded?`, as a spanset. */
+static void *build_guards(tt_filectx *c, const void *vp) {
+  const tt_pred *p = vp;
+  const landmarks *l = file_landmarks(c);
+  tt_spanset_item *items = tt_xcalloc(l->n_conds + 1, sizeof *items);
+  size_t n = 0;
+  for (size_t i = 0; i < l->n_conds; i++) {
+    const char *s = c->tree->src->text + l->cond_text[i].start;
+    size_t len = l->cond_text[i].end - l->cond_text[i].start;
+    for (size_t k = 0; k < p->n_strings; k++)
+      if (text_mentions(s, len, p->strings[k])) {
+        items[n++] = l->conds[i];
+        break;
+      }
+  }
+  tt_spanset *set = tt_spanset_new(items, n);
+  free(items);
+  return set;
+}
+
 /* True when `n` lies in a preprocessor conditional whose condition names one of the
  * words: the code was already written per platform. */
-static bool is_guarded(const tt_tree *t, TSNode n, char *const *names, size_t n_names) {
-  for (TSNode a = ts_node_parent(n); !ts_node_is_null(a); a = ts_node_parent(a)) {
-    const char *type = ts_node_type(a);
-    if (strncmp(type, "preproc_if", 10) != 0 && strncmp(type, "preproc_elif", 12) != 0) continue;
-    TSNode cond = ts_node_child_by_field_name(a, "condition", 9);
-    if (ts_node_is_null(cond)) cond = ts_node_child_by_field_name(a, "name", 4);
-    if (ts_node_is_null(cond)) continue;
-    size_t len;
-    const char *s = node_text(t, cond, &len);
-    for (size_t i = 0; i < n_names; i++)
-      if (text_mentions(s, len, names[i])) return true;
-  }
-  return false;
+static bool is_guarded(tt_filectx *ctx, const tt_pred *p, TSNode n) {
+  const tt_spanset *s = tt_filectx_cached(ctx, p, build_guards, p, free_spanset);
+  return tt_spanset_innermost(s, ts_node_start_byte(n), ts_node_end_byte(n), n.id) != NULL;
+}
+
+/* `#tt-file-match?` depends on the file only: its regex runs once per file. */
+static void *build_file_match(tt_filectx *c, const void *vp) {
+  const tt_pred *p = vp;
+  bool *r = tt_xmalloc(sizeof *r);
+  *r = re_matches(p->re, c->tree->src->text, c->tree->src->len);
+  return r;
 }
 
 /* The semantic predicates: 1 or 0, or -1 when the semantic layer cannot tell (the
@@ -348,17 +478,13 @@ static bool holds_for_node(const tt_pred *p, TSNode node, const TSQueryMatch *m,
   case P_REDEFINED:
     return tt_strmap_get(tt_filectx_redefined(ctx), s, len) != NULL;
   case P_INSIDE:
-    return has_ancestor(node, p->strings, p->n_strings);
-  case P_IN_FUNCTION_MATCH: {
-    TSNode f = enclosing_function(node);
-    if (ts_node_is_null(f)) return false;
-    const char *fs = node_text(t, f, &len);
-    return re_matches(p->re, fs, len);
-  }
+    return has_ancestor(ctx, p, node);
+  case P_IN_FUNCTION_MATCH:
+    return in_function_matching(ctx, p, node);
   case P_NOT_GUARDED:
-    return !is_guarded(t, node, p->strings, p->n_strings);
+    return !is_guarded(ctx, p, node);
   case P_FILE_MATCH:
-    return re_matches(p->re, t->src->text, t->src->len);
+    return *(const bool *)tt_filectx_cached(ctx, p, build_file_match, p, free);
   case P_LIVE_FOR_TARGET:
   case P_REDEFINED_FOR_TARGET:
   case P_SEMA_TYPE_MATCH:

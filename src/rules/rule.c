@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rules/analyzer.h"
+#include "rules/prefilter.h"
 
 static const char *const severity_names[] = {"note", "warning", "error"};
 
@@ -47,6 +48,7 @@ bool tt_target_valid(const char *target) {
 
 void tt_rule_free(tt_rule *r) {
   if (!r) return;
+  tt_prefilter_free(r->prefilter);
   free(r->file);
   free(r->id);
   free(r->target);

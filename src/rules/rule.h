@@ -84,6 +84,7 @@ typedef struct tt_rule {
   char **captures;             /* the query's capture names in order of first use */
   size_t n_captures;
   char *range_capture;         /* NULL: `match` if defined, else the first capture */
+  struct tt_prefilter *prefilter; /* owned; NULL: may match any text (rules/prefilter.h) */
 
   const struct tt_analyzer *analyzer; /* NULL for query rules */
   void *analyzer_opts;                /* compiled options, owned; freed by the analyzer */

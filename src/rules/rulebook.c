@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rules/analyzer.h"
+#include "rules/prefilter.h"
 #include "rules/rule_load.h"
 #include "util/fs.h"
 #include "util/util.h"
@@ -30,6 +31,7 @@ static void load_one(const char *path, void *vctx) {
     free(err);
     return;
   }
+  if (r->query_text) r->prefilter = tt_prefilter_new(r->query_text);
   TT_PUSH(ctx->book->rules, ctx->book->n_rules, ctx->cap, r);
 }
 
@@ -112,14 +114,15 @@ int tt_queryset_init_rule(tt_queryset *qs, const tt_rule *rule, char **err) {
   return rc;
 }
 
-static int build_lang(tt_rulebook *book, tt_lang lang, char **err) {
+/* `needed`: per rule of the book, whether to compile it; NULL: every rule. */
+static int build_lang(tt_rulebook *book, tt_lang lang, const bool *needed, char **err) {
   tt_buf text = {0};
   const tt_rule **rules = NULL;
   uint32_t *starts = NULL;
   size_t n = 0, cap = 0, scap = 0, ns = 0;
   for (size_t i = 0; i < book->n_rules; i++) {
     const tt_rule *r = book->rules[i];
-    if (r->language != lang || !r->query_text) continue;
+    if (r->language != lang || !r->query_text || (needed && !needed[i])) continue;
     TT_PUSH(starts, ns, scap, (uint32_t)text.len);
     tt_buf_puts(&text, r->query_text);
     tt_buf_putc(&text, '\n');
@@ -149,7 +152,28 @@ static void explain_build_failure(const tt_rulebook *book, tt_lang lang, const c
   if (errors->len == before) tt_buf_printf(errors, "%s\n", combined_err);
 }
 
-tt_rulebook *tt_rulebook_load(const char *const *dirs, size_t n_dirs, char **err) {
+/* Compiles the combined query of `lang` once; a failure is explained in `errors`. */
+static void compile_lang(tt_rulebook *book, tt_lang lang, const bool *needed, tt_buf *errors) {
+  if (book->compiled[lang]) return;
+  book->compiled[lang] = true;
+  char *berr = NULL;
+  if (build_lang(book, lang, needed, &berr) < 0) {
+    tt_queryset_free(&book->by_lang[lang]);
+    explain_build_failure(book, lang, berr, errors);
+    free(berr);
+  }
+}
+
+int tt_rulebook_compile(tt_rulebook *book, tt_lang lang, const bool *needed, char **err) {
+  tt_buf errors = {0};
+  compile_lang(book, lang, needed, &errors);
+  if (!errors.len) return 0;
+  errors.data[--errors.len] = '\0'; /* drop the last newline */
+  *err = tt_buf_steal(&errors);
+  return -1;
+}
+
+static tt_rulebook *load(const char *const *dirs, size_t n_dirs, bool compile, char **err) {
   load_ctx ctx = {.book = tt_xcalloc(1, sizeof(tt_rulebook))};
   for (size_t i = 0; i < n_dirs; i++) {
     char *werr = NULL;
@@ -163,18 +187,13 @@ tt_rulebook *tt_rulebook_load(const char *const *dirs, size_t n_dirs, char **err
     }
   }
   tt_rulebook *book = ctx.book;
+  book->compiled[TT_LANG_NONE] = true; /* no file is of no language */
   if (book->n_rules > 1) qsort(book->rules, book->n_rules, sizeof *book->rules, cmp_rule);
   for (size_t i = 1; i < book->n_rules; i++)
     if (strcmp(book->rules[i]->id, book->rules[i - 1]->id) == 0)
       tt_buf_printf(&ctx.errors, "%s: duplicate rule id `%s` (also in %s)\n", book->rules[i]->file,
                     book->rules[i]->id, book->rules[i - 1]->file);
-  for (int lang = 1; lang < TT_LANG_COUNT && ctx.errors.len == 0; lang++) {
-    char *berr = NULL;
-    if (build_lang(book, (tt_lang)lang, &berr) < 0) {
-      explain_build_failure(book, (tt_lang)lang, berr, &ctx.errors);
-      free(berr);
-    }
-  }
+  for (int lang = 1; compile && lang < TT_LANG_COUNT && ctx.errors.len == 0; lang++) compile_lang(book, (tt_lang)lang, NULL, &ctx.errors);
   if (ctx.errors.len) {
     ctx.errors.data[--ctx.errors.len] = '\0'; /* drop the last newline */
     *err = tt_buf_steal(&ctx.errors);
@@ -182,6 +201,26 @@ tt_rulebook *tt_rulebook_load(const char *const *dirs, size_t n_dirs, char **err
     return NULL;
   }
   return book;
+}
+
+void tt_rulebook_mark_needed(const tt_rulebook *book, const tt_selection *sel, tt_lang lang, const char *text,
+                             size_t len, bool *needed) {
+  tt_prefilter_text t;
+  tt_prefilter_text_init(&t, text, len);
+  for (size_t i = 0; i < book->n_rules; i++) {
+    const tt_rule *r = book->rules[i];
+    if (needed[i] || r->language != lang || !r->query_text || tt_selection_severity(sel, r) == TT_SEV_OFF) continue;
+    needed[i] = tt_prefilter_may_match(r->prefilter, &t);
+  }
+  tt_prefilter_text_free(&t);
+}
+
+tt_rulebook *tt_rulebook_load(const char *const *dirs, size_t n_dirs, char **err) {
+  return load(dirs, n_dirs, true, err);
+}
+
+tt_rulebook *tt_rulebook_load_uncompiled(const char *const *dirs, size_t n_dirs, char **err) {
+  return load(dirs, n_dirs, false, err);
 }
 
 void tt_rulebook_free(tt_rulebook *book) {
@@ -202,6 +241,7 @@ tt_rulebook *tt_rulebook_of_rule(const tt_rule *rule, const tt_rulebook *facts_f
     tt_rule *c = facts_from->rules[i];
     if (c != rule && c->analyzer && c->analyzer->classifier) book->rules[book->n_rules++] = c;
   }
+  for (int l = 0; l < TT_LANG_COUNT; l++) book->compiled[l] = true;
   if (rule->query_text && tt_queryset_init_rule(&book->by_lang[rule->language], rule, err) < 0) {
     tt_rulebook_free(book);
     return NULL;

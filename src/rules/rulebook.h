@@ -26,6 +26,7 @@ typedef struct tt_rulebook {
   tt_rule **rules;          /* owned, sorted by id */
   size_t n_rules;
   tt_queryset by_lang[TT_LANG_COUNT];
+  bool compiled[TT_LANG_COUNT]; /* by_lang[l] was built (it may be empty: no query rules) */
   bool borrowed;            /* rules belong to someone else (tt_rulebook_of_rule) */
 } tt_rulebook;
 
@@ -35,6 +36,22 @@ typedef struct tt_rulebook {
  * tt_rulebook_free. */
 tt_rulebook *tt_rulebook_load(const char *const *dirs, size_t n_dirs, char **err);
 void tt_rulebook_free(tt_rulebook *book);
+
+/* The same, with no query compiled yet: compiling the queries of a language is most of
+ * the start-up (tree-sitter analyses each pattern against the grammar), so a run
+ * compiles the languages of its inputs only, with tt_rulebook_compile, before it
+ * matches (and before it shares the book between threads: compiling writes to it).
+ * The rule files are checked as by tt_rulebook_load, except for query errors of
+ * languages never compiled. */
+tt_rulebook *tt_rulebook_load_uncompiled(const char *const *dirs, size_t n_dirs, char **err);
+
+/* Compiles the combined query of `lang`, once (later calls return at once), of the
+ * rules `needed` marks (per rule of book->rules; NULL: all). Leaving out a rule that
+ * could match a file matched later changes its findings: mark with
+ * tt_rulebook_mark_needed for every text the book will match. Returns 0, or -1 with
+ * *err (malloc'd) naming each rule file at fault, one per line. Matching a file of a
+ * language not compiled is a programming error (tt_match_tree aborts). */
+int tt_rulebook_compile(tt_rulebook *book, tt_lang lang, const bool *needed, char **err);
 
 /* A rulebook holding only `rule` and the classifiers of `facts_from` (may be NULL),
  * all borrowed (they must outlive it); for running one rule's fixes alone. NULL with
@@ -68,5 +85,12 @@ typedef struct tt_selection {
 /* The severity `rule` has in this run, or TT_SEV_OFF when it does not run. A NULL
  * selection selects every rule at its own severity. */
 tt_severity tt_selection_severity(const tt_selection *sel, const tt_rule *rule);
+
+/* Marks in `needed` (per rule of book->rules; marks already set stay) the query rules
+ * of `lang` that `sel` runs and whose prefilter (rules/prefilter.h) says may match
+ * `text`. Only for a text matched as it is: a rewrite matches text its fixes made,
+ * which needs every rule. */
+void tt_rulebook_mark_needed(const tt_rulebook *book, const tt_selection *sel, tt_lang lang, const char *text,
+                             size_t len, bool *needed);
 
 #endif

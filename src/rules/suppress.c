@@ -1,4 +1,4 @@
-#define _GNU_SOURCE /* memmem */
+#define _GNU_SOURCE /* memmem, qsort_r */
 #include "rules/suppress.h"
 
 #include <stdlib.h>
@@ -70,19 +70,30 @@ static void read_directive(const tt_tree *tree, TSNode c, uint32_t at, tt_suppre
   if (s->n == before) add_bad(s, tt_source_pos(src, at));
 }
 
-/* Links every suppression into the list of each line it covers. Comments do not
- * overlap, so there are at most (lines + ids) links: linear in the file. */
+static int cmp_link(const void *a, const void *b, void *items) {
+  const tt_suppress_link *x = a, *y = b;
+  const tt_suppression *it = items;
+  if (x->line != y->line) return x->line < y->line ? -1 : 1;
+  int c = strcmp(it[x->item].id, it[y->item].id);
+  return c ? c : (x->item < y->item) - (x->item > y->item);
+}
+
+/* Pairs every suppression with each line it covers. Comments do not overlap, so there
+ * are at most (lines + ids) pairs: linear in the file, sorted in n log n. */
 static void index_lines(tt_suppressions *s, uint32_t n_lines) {
   s->n_lines = n_lines + 2;
-  s->by_line = tt_xmalloc(s->n_lines * sizeof *s->by_line);
-  for (uint32_t i = 0; i < s->n_lines; i++) s->by_line[i] = -1;
   size_t cap = 0;
   for (size_t i = 0; i < s->n; i++) {
     const tt_suppression *e = &s->items[i];
-    for (uint32_t l = e->first; l <= e->last && l < s->n_lines; l++) {
-      TT_PUSH(s->links, s->n_links, cap, ((tt_suppress_link){(int32_t)i, s->by_line[l]}));
-      s->by_line[l] = (int32_t)(s->n_links - 1);
-    }
+    for (uint32_t l = e->first; l <= e->last && l < s->n_lines; l++)
+      TT_PUSH(s->links, s->n_links, cap, ((tt_suppress_link){(int32_t)i, l}));
+  }
+  if (s->n_links > 1) qsort_r(s->links, s->n_links, sizeof *s->links, cmp_link, s->items);
+  s->line_start = tt_xcalloc(s->n_lines + 1, sizeof *s->line_start);
+  size_t k = 0;
+  for (uint32_t l = 0; l <= s->n_lines; l++) {
+    while (k < s->n_links && s->links[k].line < l) k++;
+    s->line_start[l] = (uint32_t)k;
   }
 }
 
@@ -102,11 +113,15 @@ void tt_suppressions_scan(const tt_tree *tree, tt_suppressions *out) {
 }
 
 tt_suppression *tt_suppressions_find(const tt_suppressions *s, uint32_t line, const char *rule_id) {
-  if (!s->by_line || line >= s->n_lines) return NULL;
-  for (int32_t k = s->by_line[line]; k >= 0; k = s->links[k].next) {
-    tt_suppression *e = &s->items[s->links[k].item];
-    if (strcmp(e->id, rule_id) == 0) return e;
+  if (!s->line_start || line >= s->n_lines) return NULL;
+  size_t lo = s->line_start[line], hi = s->line_start[line + 1];
+  while (lo < hi) { /* the first pair of the line whose id is >= rule_id */
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(s->items[s->links[mid].item].id, rule_id) < 0) lo = mid + 1;
+    else hi = mid;
   }
+  if (lo < s->line_start[line + 1] && strcmp(s->items[s->links[lo].item].id, rule_id) == 0)
+    return &s->items[s->links[lo].item];
   return NULL;
 }
 
@@ -114,7 +129,7 @@ void tt_suppressions_free(tt_suppressions *s) {
   for (size_t i = 0; i < s->n; i++) free(s->items[i].id);
   free(s->items);
   free(s->bad);
-  free(s->by_line);
+  free(s->line_start);
   free(s->links);
   memset(s, 0, sizeof *s);
 }

@@ -39,11 +39,15 @@ typedef struct tt_suppressions {
   size_t n, cap;
   tt_suppress_bad *bad;
   size_t n_bad, bad_cap;
-  /* Per line (index = line number): the head of a list of links, -1 when empty. */
-  int32_t *by_line;
+  /* Every (line, suppression) pair, sorted by line, then id, then the latest
+   * suppression first; line l's pairs are links[line_start[l] .. line_start[l + 1]),
+   * so a finding's lookup is a binary search (30,000 findings on a line naming
+   * 30,000 ids stay n log n). */
+  uint32_t *line_start;  /* n_lines + 1 entries */
   uint32_t n_lines;
   struct tt_suppress_link {
-    int32_t item, next;  /* index into items; next link of the same line, -1: none */
+    int32_t item;        /* index into items */
+    uint32_t line;
   } *links;
   size_t n_links;
 } tt_suppressions;

@@ -48,6 +48,72 @@ static char *check_text(const char *path, const char *text, size_t len) {
   return NULL;
 }
 
+/* Duplicate keys, found with a hash set per mapping. libfyaml's own check compares each
+ * new key with every earlier one (O(n^2) per mapping: 1,600-entry rename tables took
+ * most of the start-up), so it is switched off (FYPCF_ALLOW_DUPLICATE_KEYS) and done
+ * here in O(n). Scalar keys compare by text; the rare complex keys pairwise. */
+static uint64_t hash_bytes(const char *s, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+  return h;
+}
+
+static struct fy_node *duplicate_in_mapping(struct fy_node *map) {
+  size_t n = (size_t)fy_node_mapping_item_count(map), size = 16;
+  while (size < 2 * n) size *= 2;
+  struct fy_node **slot = tt_xcalloc(size, sizeof *slot);
+  struct fy_node **complex = NULL;
+  size_t n_complex = 0, cap = 0;
+  struct fy_node *dup = NULL;
+  void *it = NULL;
+  struct fy_node_pair *p;
+  while (!dup && (p = fy_node_mapping_iterate(map, &it))) {
+    struct fy_node *k = fy_node_pair_key(p);
+    size_t len = 0;
+    const char *s = k && fy_node_is_scalar(k) ? fy_node_get_scalar(k, &len) : NULL;
+    if (!s) {
+      for (size_t i = 0; i < n_complex && !dup; i++)
+        if (fy_node_compare(complex[i], k)) dup = k;
+      TT_PUSH(complex, n_complex, cap, k);
+      continue;
+    }
+    for (size_t h = hash_bytes(s, len) & (size - 1);; h = (h + 1) & (size - 1)) {
+      if (!slot[h]) {
+        slot[h] = k;
+        break;
+      }
+      size_t olen;
+      const char *o = fy_node_get_scalar(slot[h], &olen);
+      if (olen == len && memcmp(o, s, len) == 0) {
+        dup = k;
+        break;
+      }
+    }
+  }
+  free(slot);
+  free(complex);
+  return dup;
+}
+
+static struct fy_node *find_duplicate_key(struct fy_node *n) {
+  if (!n) return NULL;
+  void *it = NULL;
+  if (fy_node_is_sequence(n)) {
+    struct fy_node *c;
+    while ((c = fy_node_sequence_iterate(n, &it)))
+      if ((c = find_duplicate_key(c))) return c;
+  } else if (fy_node_is_mapping(n)) {
+    struct fy_node *dup = duplicate_in_mapping(n);
+    if (dup) return dup;
+    struct fy_node_pair *p;
+    while ((p = fy_node_mapping_iterate(n, &it))) {
+      if ((dup = find_duplicate_key(fy_node_pair_key(p))) || (dup = find_duplicate_key(fy_node_pair_value(p))))
+        return dup;
+    }
+  }
+  return NULL;
+}
+
 static struct fy_diag *make_diag(diag_sink *sink) {
   struct fy_diag_cfg dcfg;
   fy_diag_cfg_default(&dcfg);
@@ -75,7 +141,8 @@ struct fy_document *tt_yaml_load_text(const char *path, const char *text, size_t
   if ((*err = check_text(path, text, len))) return NULL;
   diag_sink sink = {0};
   struct fy_diag *diag = make_diag(&sink);
-  struct fy_parse_cfg cfg = {.flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG | FYPCF_DEFAULT_VERSION_1_2, .diag = diag};
+  struct fy_parse_cfg cfg = {.flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG | FYPCF_DEFAULT_VERSION_1_2 | FYPCF_ALLOW_DUPLICATE_KEYS,
+                             .diag = diag};
   struct fy_parser *fyp = fy_parser_create(&cfg);
   struct fy_document *doc = NULL;
   /* The parser owns a copy: documents keep their input alive, whatever the caller
@@ -108,6 +175,14 @@ struct fy_document *tt_yaml_load_text(const char *path, const char *text, size_t
   } else {
     free(copy);
     *err = tt_xasprintf("%s: cannot set up the YAML parser", path);
+  }
+  struct fy_node *dup = doc ? find_duplicate_key(fy_document_root(doc)) : NULL;
+  if (dup) {
+    int line, column;
+    tt_yaml_pos(dup, &line, &column);
+    *err = tt_xasprintf("%s:%d:%d: invalid YAML: duplicate key", path, line, column);
+    fy_parse_document_destroy(fyp, doc);
+    doc = NULL;
   }
   if (fyp) fy_parser_destroy(fyp);
   free(sink.first);

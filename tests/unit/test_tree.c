@@ -162,8 +162,7 @@ Test(tree, in_error_boundaries) {
   tt_tree *t = tt_tree_parse(s);
   cr_assert_eq(t->n_errors, 0u);
   tt_span spans[2] = {{10, 20}, {30, 30}};
-  t->errors = spans;
-  t->n_errors = 2;
+  tt_tree_set_errors(t, spans, 2);
   cr_expect(!tt_tree_in_error(t, 0, 10), "ends where the region starts");
   cr_expect(!tt_tree_in_error(t, 20, 25), "starts where the region ends");
   cr_expect(tt_tree_in_error(t, 9, 11));
@@ -176,8 +175,6 @@ Test(tree, in_error_boundaries) {
   cr_expect(tt_tree_in_error(t, 28, 32), "a range around a zero-width region");
   cr_expect(tt_tree_in_error(t, 30, 30));
   cr_expect(!tt_tree_in_error(t, 31, 40));
-  t->errors = NULL;
-  t->n_errors = 0;
   tt_tree_free(t);
   tt_source_free(s);
 }
