@@ -1,3 +1,4 @@
+#include "tiletrans_hip_compat.h"
 // cg_coalesced_count.cu - counts the elements above a threshold with a
 // cooperative-groups vote: the threads that pass the bounds check form a coalesced
 // group, vote with `active.ballot(p)`, and the group's first thread adds the popcount
@@ -19,7 +20,7 @@ namespace cg = cooperative_groups;
 
 __device__ int group_votes(bool keep) {
     cg::coalesced_group active = cg::coalesced_threads();
-    unsigned long long votes = active.ballot(keep);
+    unsigned long long votes = tiletrans::group_ballot(active, keep);
     const int n_keep = __popcll(votes);
     return active.thread_rank() == 0 ? n_keep : 0;
 }
