@@ -352,6 +352,7 @@ static void process(const tt_cli_opts *o, tt_cli_run *run, size_t i) {
   fr->changed = rr.changed;
   fr->converged = rr.converged;
   fr->errors_left = rr.errors_left;
+  fr->suppressed = rr.suppressed;
 }
 
 static void *worker(void *arg) {

@@ -20,7 +20,10 @@ static void help(FILE *out) {
         "reported and a deterministic one wins. Files are replaced atomically and keep their mode;\n"
         "unchanged files are not touched. Support headers that the port includes (from the\n"
         "rulebook's support/ folders, e.g. tiletrans_hip_compat.h) are written next to it, and\n"
-        "with --out, `#include \"x.cu\"` follows x.cu to x.hip.\n"
+        "with --out, `#include \"x.cu\"` follows x.cu to x.hip. A construct that no rule can port\n"
+        "(category unsupported: inline PTX, wmma, cp.async, ...) stays as it was, marked by a\n"
+        "`/* tiletrans-ignore: RULE -- left unported: ... */` comment: lint of the port lists it\n"
+        "as suppressed, and rewrite exits 1 while any is left.\n"
         "\n"
         "  --target T        the port's target (default: .tiletrans.yaml's)\n"
         "  --in-place        rewrite the files where they are\n"
@@ -44,7 +47,8 @@ static void help(FILE *out) {
         "are named .tiletrans-tmp-PID-*; ones left by a killed run are removed on the next.\n"
         "\n"
         "Exit: 0 done (every error-severity finding fixed, by its own fix or another rule's),\n"
-        "1 error-severity findings left in the result, 2 usage/config/rule error,\n"
+        "1 error-severity findings left in the result (unported constructs count, marked or\n"
+        "not), 2 usage/config/rule error,\n"
         "3 input error (unreadable or unwritable file, or no file to rewrite).\n",
         out);
 }

@@ -1,5 +1,5 @@
 /* The JSON report: the contract in DESIGN.md ("JSON output of lint"), plus fields the
- * contract allows to grow: `errors` (input errors), `summary.suppressed` (lint, when some
+ * contract allows to grow: `errors` (input errors), `summary.suppressed` (lint and rewrite, when some
  * finding was silenced by tiletrans-ignore), `suppression_problems`, `fix.applied` (rewrite). */
 #include "report/json_util.h"
 #include "report/report.h"
@@ -63,7 +63,7 @@ void tt_report_json(FILE *out, const tt_report *r) {
                               counts[0]);
   if (r->rewrite) json_object_set_new(summary, "changed", json_integer(changed));
   /* Only when some finding was silenced, so clean outputs keep the contract's shape. */
-  else if (suppressed) json_object_set_new(summary, "suppressed", json_integer(suppressed));
+  if (suppressed) json_object_set_new(summary, "suppressed", json_integer(suppressed));
   if (unconfirmed) json_object_set_new(summary, "unconfirmed", json_integer(unconfirmed));
   json_t *root = json_pack("{s:{s:s, s:s}, s:o, s:o}", "tool", "name", "tiletrans", "version", TT_VERSION,
                            "findings", findings, "summary", summary);

@@ -50,6 +50,23 @@ static void print_issue(FILE *out, const tt_report *r, const tt_file_result *fr,
 
 static bool shown(const tt_report *r, tt_severity s) { return !r->quiet || (int)s >= r->min_severity; }
 
+/* Suppressed findings are never silent: one line each, after the findings (a port's
+ * unported constructs carry tiletrans-ignore markers; they are listed here). */
+static void print_suppressed(FILE *out, const tt_report *r) {
+  size_t n = 0;
+  for (size_t i = 0; i < r->n_files; i++) n += r->files[i].error ? 0 : r->files[i].suppressed.n;
+  if (!n) return;
+  fprintf(out, "%zu finding%s silenced by tiletrans-ignore comment%s:\n", n, n == 1 ? "" : "s", n == 1 ? "" : "s");
+  for (size_t i = 0; i < r->n_files; i++) {
+    const tt_file_result *fr = &r->files[i];
+    for (size_t k = 0; !fr->error && k < fr->suppressed.n; k++) {
+      const tt_finding *f = &fr->suppressed.items[k];
+      fprintf(out, "  %s:%u:%u: %s (suppressed): %s [%s]\n", fr->path, f->start_pos.line, f->start_pos.column,
+              tt_severity_name(f->severity), f->message, f->rule->id);
+    }
+  }
+}
+
 /* Input errors are not here: the command prints them on stderr, once each. */
 void tt_report_text(FILE *out, const tt_report *r) {
   size_t counts[3] = {0}, files_with = 0, issues = 0, unconfirmed = 0;
@@ -78,6 +95,7 @@ void tt_report_text(FILE *out, const tt_report *r) {
   }
   size_t total = counts[0] + counts[1] + counts[2];
   if (r->quiet) return;
+  print_suppressed(out, r);
   if (total)
     fprintf(out, "%zu finding%s (%zu error%s, %zu warning%s, %zu note%s) in %zu of %zu file%s\n", total,
             total == 1 ? "" : "s", counts[2], counts[2] == 1 ? "" : "s", counts[1], counts[1] == 1 ? "" : "s",

@@ -94,14 +94,19 @@ static void collect_file(tt_consts *c, const tt_tree *tree, char ***includes, si
   *n_includes = x.n_includes;
 }
 
-/* Collects the local headers of `tree` (`#include "…"` beside it), three levels deep;
- * `seen` keeps each header to one visit. */
+/* How deep local headers are followed for constants: four levels, since a library's
+ * warp width often sits in a base header below a chain of its own (moderngpu:
+ * cta_segscan.hxx -> cta_scan.hxx -> intrinsics.hxx -> operators.hxx -> meta.hxx). */
+#define TT_CONSTS_HEADER_DEPTH 4
+
+/* Collects the local headers of `tree` (`#include "…"` beside it), TT_CONSTS_HEADER_DEPTH
+ * levels deep; `seen` keeps each header to one visit. */
 static void collect_includes(tt_consts *c, const tt_tree *tree, char **inc, size_t n_inc, int depth, tt_strmap *seen) {
   char *dir = tt_fs_dirname(tree->src->path);
   for (size_t i = 0; i < n_inc; i++) {
     char *path = tt_fs_join(dir, inc[i]), *text;
     size_t len;
-    if (depth < 3 && !tt_strmap_get(seen, path, strlen(path)) && tt_fs_read(path, &text, &len, NULL) == 0) {
+    if (depth < TT_CONSTS_HEADER_DEPTH && !tt_strmap_get(seen, path, strlen(path)) && tt_fs_read(path, &text, &len, NULL) == 0) {
       tt_strmap_put(seen, path, "");
       tt_source *src = tt_source_new(path, text, len, tree->src->lang);
       tt_tree *t = src ? tt_tree_parse(src) : NULL;

@@ -21,12 +21,18 @@ typedef struct tt_rewrite_result {
   tt_findings findings;    /* findings of the first round (with fixes), plus notes for
                               edits refused (conflict, syntax error) */
   size_t errors_left;      /* error-severity findings of the rewritten text (of the last
-                              round run): what no fix, the rule's own or another's, removed */
+                              round run): what no fix, the rule's own or another's, removed;
+                              unsupported constructs count even where a tiletrans-ignore
+                              comment silences them (the port is not complete) */
+  tt_findings suppressed;  /* findings of the input that tiletrans-ignore comments silence */
 } tt_rewrite_result;
 
 /* Rewrites `text` (len bytes) as file `path` in language `lang` with every fix of the
  * rules in `book` that apply (see tt_rulebook_select). Never fails on malformed input:
- * regions the parser could not parse are left as they are and reported. Returns 0, or
+ * regions the parser could not parse are left as they are and reported. A construct no
+ * rule can port (category `unsupported`, no fix) is left as it is, with a marker before
+ * it: `/+ tiletrans-ignore: RULE -- left unported: SUMMARY +/`
+ * (+ for *), so lint of the port lists it as suppressed. Returns 0, or
  * -1 with *err set (malloc'd; caller frees) when the language has no parser. */
 int tt_rewrite_text(const tt_rulebook *book, const tt_selection *sel, const char *path,
                     tt_lang lang, const char *text, size_t len,

@@ -296,6 +296,16 @@ expect_rc "rewrite fixing everything exits 0" 0 "$TT" rewrite "$tmp/fixall" --ta
 printf '__global__ void k(int *o) { asm("mov.u32 %%0, %%laneid;" : "=r"(o[0])); }\n' >"$tmp/ptx.cu"
 (cd ../.. && "$TT" rewrite "$tmp/ptx.cu" --target hip --diff >/dev/null 2>&1; echo $? >"$tmp/rc.ptx")
 [ "$(cat "$tmp/rc.ptx")" = 1 ] && ok || bad "an unfixable error (inline PTX) left: exit $(cat "$tmp/rc.ptx"), expected 1"
+# the unported construct stays, behind a tiletrans-ignore marker: lint of the port is clean
+# and lists it as suppressed; a second rewrite changes nothing and still exits 1
+(cd ../.. && "$TT" rewrite "$tmp/ptx.cu" --target hip >"$tmp/ptx.hip" 2>/dev/null)
+grep -q '/\* tiletrans-ignore: hip-unsupported-inline-asm -- left unported: .* \*/ asm(' "$tmp/ptx.hip" && ok || bad "no marker before the unported asm: $(cat "$tmp/ptx.hip")"
+(cd ../.. && "$TT" lint "$tmp/ptx.hip" --target hip >"$tmp/ptx.lint" 2>&1; echo $? >"$tmp/rc.ptxlint")
+[ "$(cat "$tmp/rc.ptxlint")" = 0 ] && grep -q "1 finding silenced by tiletrans-ignore comment:" "$tmp/ptx.lint" &&
+  grep -q "error (suppressed): inline PTX" "$tmp/ptx.lint" && ok || bad "lint of the marked port: exit $(cat "$tmp/rc.ptxlint"): $(cat "$tmp/ptx.lint")"
+(cd ../.. && "$TT" lint "$tmp/ptx.hip" --target hip --format json | python3 -c 'import json,sys; sys.exit(json.load(sys.stdin)["summary"].get("suppressed") != 1)') && ok || bad "lint JSON of the marked port: summary.suppressed is not 1"
+(cd ../.. && "$TT" rewrite "$tmp/ptx.hip" --target hip >"$tmp/ptx2.hip" 2>/dev/null; echo $? >"$tmp/rc.ptx2")
+cmp -s "$tmp/ptx.hip" "$tmp/ptx2.hip" && [ "$(cat "$tmp/rc.ptx2")" = 1 ] && ok || bad "second rewrite of the marked port: exit $(cat "$tmp/rc.ptx2"), $(diff "$tmp/ptx.hip" "$tmp/ptx2.hip" | head -3)"
 
 # --- config and rule-file errors: exit 2 with file, line and key -----------------------------
 cfg() { printf "$2" >"$tmp/$1"; "$TT" lint data/src/clean.cu "${R[@]}" --config "$tmp/$1" >/dev/null 2>"$tmp/cfg.err"; echo $?; }

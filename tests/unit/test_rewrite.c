@@ -225,3 +225,34 @@ Test(rewrite, text_with_nul_and_bom) {
   cr_expect(memcmp(x.r.text, "\xEF\xBB\xBFvoid k() { bar(); }\n", x.r.len) == 0, "BOM kept, call renamed");
   done(&x);
 }
+
+/* An unsupported construct (no fix) stays, behind a tiletrans-ignore marker that names
+ * its rule; the marked text is a fixpoint, and its finding, now suppressed, still counts
+ * as an error left. */
+Test(rewrite, unsupported_construct_is_marked_once) {
+  fx x = {.dir = tts_tmpdir()};
+  char *path = tt_fs_join(x.dir, "u-asm.yaml");
+  tts_write(path,
+            "id: u-asm\ntarget: hip\nlanguage: cuda\ncategory: unsupported\nseverity: error\n"
+            "summary: inline asm (no HIP equivalent)\nmessage: m\nexplain: e\n"
+            "query: |\n  ((gnu_asm_expression) @asm)\nexamples:\n  - match: x\n");
+  free(path);
+  load(&x);
+  rewrite(&x, "__device__ void f() {\n  asm volatile(\"exit;\");\n}\n");
+  cr_expect_str_eq(x.r.text,
+                   "__device__ void f() {\n  /* tiletrans-ignore: u-asm -- left unported: inline asm (no HIP equivalent) */ "
+                   "asm volatile(\"exit;\");\n}\n", "got `%s`", x.r.text);
+  cr_expect_eq(x.r.errors_left, 1u);
+  cr_expect_eq(x.r.converged, 1);
+  cr_expect_not_null(of_rule(&x.r.findings, "u-asm"));
+  char *once = tt_xstrndup(x.r.text, x.r.len);
+  tt_rewrite_result_free(&x.r);
+  rewrite(&x, once);
+  cr_expect_str_eq(x.r.text, once);
+  cr_expect_eq(x.r.changed, 0);
+  cr_expect_eq(x.r.findings.n, 0u);
+  cr_expect_eq(x.r.suppressed.n, 1u);
+  cr_expect_eq(x.r.errors_left, 1u, "a marked construct is still not ported");
+  free(once);
+  done(&x);
+}

@@ -19,15 +19,15 @@
 #define BT 32  // tile edge; block is BT x 8 threads, each computing 4 outputs
 
 __device__ __forceinline__ void cp_async_f32(float* smem_dst, const float* gmem_src) {
-    const unsigned int dst = static_cast<unsigned int>(__cvta_generic_to_shared(smem_dst));
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(gmem_src));
+    const unsigned int dst = static_cast<unsigned int>(/* tiletrans-ignore: hip-unsupported-async-copy -- left unported: asynchronous global-to-shared copies (`__pipeline_*`, `memcpy_async`, `__cvta_generic_to_shared`): no HIP equivalent */ __cvta_generic_to_shared(smem_dst));
+    /* tiletrans-ignore: hip-unsupported-inline-asm -- left unported: inline PTX assembly (no HIP equivalent; needs a manual port) */ asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(gmem_src));
 }
 
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+__device__ __forceinline__ void cp_async_commit() { /* tiletrans-ignore: hip-unsupported-inline-asm -- left unported: inline PTX assembly (no HIP equivalent; needs a manual port) */ asm volatile("cp.async.commit_group;\n" ::); }
 
 template <int N_PENDING>
 __device__ __forceinline__ void cp_async_wait() {
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N_PENDING));
+    /* tiletrans-ignore: hip-unsupported-inline-asm -- left unported: inline PTX assembly (no HIP equivalent; needs a manual port) */ asm volatile("cp.async.wait_group %0;\n" ::"n"(N_PENDING));
 }
 
 __device__ __forceinline__ void issue_tile_loads(float (*As)[BT], float (*Bs)[BT],

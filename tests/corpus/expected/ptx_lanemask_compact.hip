@@ -14,13 +14,13 @@
 
 __device__ __forceinline__ unsigned int ptx_lane_id() {
     unsigned int lane;
-    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+    /* tiletrans-ignore: hip-unsupported-inline-asm -- left unported: inline PTX assembly (no HIP equivalent; needs a manual port) */ asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
     return lane;
 }
 
 __device__ __forceinline__ unsigned int ptx_lanemask_lt() {
     unsigned int mask;
-    asm volatile("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));
+    /* tiletrans-ignore: hip-unsupported-inline-asm -- left unported: inline PTX assembly (no HIP equivalent; needs a manual port) */ asm volatile("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));
     return mask;
 }
 

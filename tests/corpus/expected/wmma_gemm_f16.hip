@@ -14,9 +14,9 @@
 
 #include <hip/hip_fp16.h>
 #include <hip/hip_runtime.h>
-#include <mma.h>
+#include /* tiletrans-ignore: hip-unsupported-wmma -- left unported: `nvcuda::wmma` tensor-core API (no HIP equivalent; port to rocWMMA or MFMA by hand) */ <mma.h>
 
-using namespace nvcuda;
+using namespace /* tiletrans-ignore: hip-unsupported-wmma -- left unported: `nvcuda::wmma` tensor-core API (no HIP equivalent; port to rocWMMA or MFMA by hand) */ nvcuda;
 
 #define WMMA_M 16
 #define WMMA_N 16
@@ -34,12 +34,12 @@ __global__ void wmma_gemm_f16(const half* __restrict__ A, const half* __restrict
     wmma::fragment<wmma::matrix_a, WMMA_M, WMMA_N, WMMA_K, half, wmma::row_major> a_frag;
     wmma::fragment<wmma::matrix_b, WMMA_M, WMMA_N, WMMA_K, half, wmma::col_major> b_frag;
     wmma::fragment<wmma::accumulator, WMMA_M, WMMA_N, WMMA_K, float> acc;
-    wmma::fill_fragment(acc, 0.0f);
+    wmma::/* tiletrans-ignore: hip-unsupported-wmma -- left unported: `nvcuda::wmma` tensor-core API (no HIP equivalent; port to rocWMMA or MFMA by hand) */ fill_fragment(acc, 0.0f);
 
     for (int k = 0; k < K; k += WMMA_K) {
-        wmma::load_matrix_sync(a_frag, A + size_t(row0) * K + k, K);
-        wmma::load_matrix_sync(b_frag, B + size_t(col0) * K + k, K);
-        wmma::mma_sync(acc, a_frag, b_frag, acc);
+        wmma::/* tiletrans-ignore: hip-unsupported-wmma -- left unported: `nvcuda::wmma` tensor-core API (no HIP equivalent; port to rocWMMA or MFMA by hand) */ load_matrix_sync(a_frag, A + size_t(row0) * K + k, K);
+        wmma::/* tiletrans-ignore: hip-unsupported-wmma -- left unported: `nvcuda::wmma` tensor-core API (no HIP equivalent; port to rocWMMA or MFMA by hand) */ load_matrix_sync(b_frag, B + size_t(col0) * K + k, K);
+        wmma::/* tiletrans-ignore: hip-unsupported-wmma -- left unported: `nvcuda::wmma` tensor-core API (no HIP equivalent; port to rocWMMA or MFMA by hand) */ mma_sync(acc, a_frag, b_frag, acc);
     }
-    wmma::store_matrix_sync(C + size_t(row0) * N + col0, acc, N, wmma::mem_row_major);
+    wmma::/* tiletrans-ignore: hip-unsupported-wmma -- left unported: `nvcuda::wmma` tensor-core API (no HIP equivalent; port to rocWMMA or MFMA by hand) */ store_matrix_sync(C + size_t(row0) * N + col0, acc, N, wmma::mem_row_major);
 }
