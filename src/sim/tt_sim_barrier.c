@@ -56,7 +56,7 @@ void tt_sim_release_barrier(tt_sim_worker *w)
     w->nready = w->live;
     w->bar_waiting = 0;
     w->bar_mixed = 0;
-    w->epoch++; /* a new race-check interval begins */
+    tt_sim_race_block(w); /* a new race-check interval begins */
     /* every thread arrived in schedule order: the next rounds can be cheap
      * (fibers with the fast switch, or coroutines) */
     if (w->live == n && n > 1 && w->next_unstarted == n && !w->batch &&
@@ -126,7 +126,7 @@ static inline __attribute__((always_inline)) uint32_t round_arrive(tt_sim_worker
     if (UNLIKELY(q == n)) { /* the last arrival completes the barrier */
         if (UNLIKELY(atomic_load_explicit(&w->L->abort, memory_order_relaxed)))
             tt_sim_escape(w);
-        w->epoch++; /* a new race-check interval begins */
+        tt_sim_race_block(w); /* a new race-check interval begins */
         q = 0;
     }
     return q;
@@ -262,5 +262,5 @@ void tt_sim_rg_barrier(uint32_t exited)
         tt_sim_escape(w);
     if (UNLIKELY(exited && w->L->cfg->strict_barriers))
         tt_sim_rg_bail(NULL, "threads returned before a barrier the others reach (strict barriers)");
-    w->epoch++; /* a new race-check interval begins */
+    tt_sim_race_block(w); /* a new race-check interval begins */
 }

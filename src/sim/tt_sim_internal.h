@@ -45,23 +45,10 @@ typedef struct tt_sim_warp {
     int coll_mixed;        /* lanes wait at different collective sites/kinds */
     const tt_sim_site *coll_site;
     int coll_kind;
-    uint32_t epoch;        /* bumped whenever a collective completes (race check) */
+    uint64_t ival;         /* its lanes' race-check interval (tt_sim_device.h) */
     uint32_t pos_first;    /* schedule position of lane 0 when the warp's lanes
                               occupy consecutive positions, else UINT32_MAX */
 } tt_sim_warp;
-
-/* Shadow of 4 bytes of shared memory.  Valid only while epoch equals the
- * worker's current epoch (so no clearing between barriers or blocks). */
-typedef struct tt_sim_shadow {
-    uint32_t epoch;
-    uint16_t writer;       /* linear thread id + 1, 0 = none */
-    uint16_t reader;       /* linear thread id + 1, 0 = none, 0xFFFF = several */
-    uint16_t rwarp;        /* warp of the reader(s), 0xFFFF = several warps */
-    uint32_t wwepoch;      /* writer's warp epoch at the write */
-    uint32_t rwepoch;
-    void *wip;             /* code address of the last write / read */
-    void *rip;
-} tt_sim_shadow;
 
 struct tt_sim_run;
 
@@ -79,7 +66,8 @@ typedef struct tt_sim_worker_mem {
     struct tt_sim_chain_wait *chain_wait;
     char *arena_map;               /* the shared arena, its last page the guard */
     size_t arena_map_size;
-    tt_sim_shadow *shadow;         /* the race shadow of the arena's words */
+    tt_sim_rword *shadow;          /* the race shadow of the arena's words, then
+                                      their access addresses (2 per word) */
     size_t shadow_bytes;
 } tt_sim_worker_mem;
 
@@ -155,8 +143,8 @@ typedef struct tt_sim_worker {
     size_t arena_bytes;            /* static + dynamic */
 
     /* race detection */
-    tt_sim_shadow *shadow;         /* mem.shadow while race checking, else NULL */
-    uint32_t epoch;
+    tt_sim_rword *shadow;          /* mem.shadow while race checking, else NULL */
+    uint64_t race_count;           /* intervals so far (tt_sim_race_*) */
 
     /* errors and escapes */
     sigjmp_buf escape;
@@ -240,6 +228,21 @@ void tt_sim_co_fini(tt_sim_worker *w);
 /* Books the threads a batch finished, when the running thread t (started
  * by the batch) is about to block or fail. */
 void tt_sim_batch_sync(tt_sim_worker *w, tt_sim_thread *t);
+
+/* race check (tt_sim_shared.c): a new interval for every warp (block start,
+ * barrier) or for one warp (a completed collective); only while checking. */
+void tt_sim_race_block_slow(tt_sim_worker *w);
+void tt_sim_race_warp_slow(tt_sim_worker *w, tt_sim_warp *wp);
+static inline void tt_sim_race_block(tt_sim_worker *w)
+{
+    if (w->shadow)
+        tt_sim_race_block_slow(w);
+}
+static inline void tt_sim_race_warp(tt_sim_worker *w, tt_sim_warp *wp)
+{
+    if (w->shadow)
+        tt_sim_race_warp_slow(w, wp);
+}
 
 /* shared registry: name of the declaration holding arena offset `off`
  * ("extern __shared__" for the dynamic part); writes into buf. */

@@ -384,7 +384,7 @@ static void setup_block(tt_sim_worker *w, uint64_t b)
     w->round = 0;
     w->bar_waiting = 0;
     w->bar_mixed = 0;
-    w->epoch++;
+    tt_sim_race_block(w);
     w->blk.co_next = w->blk.co_end = NULL; /* the block's frames: tt_sim_co_alloc_slow */
 }
 
@@ -588,10 +588,13 @@ static int worker_maps(tt_sim_worker *w)
     blk->shared = blk->dyn_shared - TT_SIM_STATIC_SHARED_MAX;
     w->arena_bytes = TT_SIM_STATIC_SHARED_MAX + dyn;
     if (cfg->race_check) {
-        size_t bytes = w->arena_bytes / 4 * sizeof *m->shadow;
+        size_t words = w->arena_bytes / 4;
+        size_t bytes = words * (sizeof *m->shadow + 2 * sizeof(void *));
         if (map_ready((void **)&m->shadow, &m->shadow_bytes, bytes) < 0)
             return -1;
         w->shadow = m->shadow;
+        blk->race_shadow = m->shadow;
+        blk->race_ip = (void **)(m->shadow + words);
     }
     return 0;
 }

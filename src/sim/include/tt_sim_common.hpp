@@ -274,18 +274,96 @@ inline T *shared_static_ptr(Tag, const char *file, int line, const char *name, s
 // index check take the kernel's source line from the return address of
 // their runtime call, which must therefore lie in the kernel's own code.
 #define TT_SIM_AI __attribute__((always_inline))
+
+// The race check's common cases, inline (the runtime's tt_sim_shared.c
+// explains the stamps and decides the rest, with the same answers): the
+// word was last written in an earlier barrier interval or by this thread in
+// its current one, and this read is already summarised (own, GROUP of this
+// warp's interval, SAT) or starts or widens the summary within one warp
+// interval; a write meets no access but this thread's own in its interval.
+// Whatever is recorded keeps its code address, for the report of a later
+// conflict (TT_SIM_HERE: the address of the access itself, as the runtime's
+// return address of an out-of-line call names its call).  Elsewhere (other
+// sizes, other CPUs) every access is an out-of-line call.
+#if defined(__x86_64__)
+#define TT_SIM_HERE() ({ void *ip_; __asm__ volatile("lea 0(%%rip), %0" : "=r"(ip_)); ip_; })
+#elif defined(__aarch64__)
+#define TT_SIM_HERE() ({ void *ip_; __asm__ volatile("adr %0, ." : "=r"(ip_)); ip_; })
+#endif
+template <class E> constexpr bool race_inline()
+{
+#ifdef TT_SIM_HERE
+    return sizeof(E) == 4;
+#else
+    return false;
+#endif
+}
+
+template <class E> TT_SIM_AI inline void race_read(const E *p, const tt_sim_site *s)
+{
+    if constexpr (race_inline<E>()) {
+        tt_sim_block *b = tt_sim_blk;
+        tt_sim_rword *sh = b->race_shadow;
+        if (!sh)
+            return;
+        size_t i = size_t((const char *)p - b->shared) >> 2;
+        uint64_t m = tt_sim_cur->race_stamp, base = b->race_base;
+        tt_sim_rword *e = sh + i;
+        uint64_t w = e->w, r = e->r;
+        if (__builtin_expect(w < base || w == m, 1)) {
+            if (r == m || r == ((m & ~uint64_t(0xFFFF)) | TT_SIM_RACE_GROUP) ||
+                r == (base | TT_SIM_RACE_SAT))
+                return;
+            if (r < base) {
+                e->r = m;
+                b->race_ip[2 * i + 1] = TT_SIM_HERE();
+                return;
+            }
+            if ((r >> 16) == (m >> 16)) { // another lane of this warp's interval
+                e->r = (m & ~uint64_t(0xFFFF)) | TT_SIM_RACE_GROUP;
+                return;
+            }
+        }
+    }
+    tt_sim_shared_access((const void *)p, sizeof(E), 0, s);
+}
+
+template <class E> TT_SIM_AI inline void race_write(const E *p, const E *v, const tt_sim_site *s)
+{
+    if constexpr (race_inline<E>()) {
+        tt_sim_block *b = tt_sim_blk;
+        tt_sim_rword *sh = b->race_shadow;
+        if (!sh)
+            return;
+        size_t i = size_t((const char *)p - b->shared) >> 2;
+        uint64_t m = tt_sim_cur->race_stamp, base = b->race_base;
+        tt_sim_rword *e = sh + i;
+        uint64_t w = e->w, r = e->r;
+        if (__builtin_expect((w < base || w == m) && (r < base || r == m), 1)) {
+            e->w = m;
+            e->r = 0;
+            b->race_ip[2 * i] = TT_SIM_HERE();
+            return;
+        }
+    }
+    if (v)
+        tt_sim_shared_store((const void *)p, sizeof(E), v, s);
+    else
+        tt_sim_shared_access((const void *)p, sizeof(E), 1, s);
+}
+
 template <class E> class sref {
     E *p_;
     const tt_sim_site *s_;
-    TT_SIM_AI void rd() const { tt_sim_shared_access((const void *)p_, sizeof(E), 0, s_); }
-    TT_SIM_AI void wr() const { tt_sim_shared_access((const void *)p_, sizeof(E), 1, s_); }
+    TT_SIM_AI void rd() const { race_read(p_, s_); }
+    TT_SIM_AI void wr() const { race_write(p_, static_cast<const E *>(nullptr), s_); }
 
 public:
     using value_type = std::remove_cv_t<E>;
     TT_SIM_AI sref(E *p, const tt_sim_site *s) : p_(p), s_(s) {}
     TT_SIM_AI operator value_type() const { rd(); return *p_; }
     TT_SIM_AI value_type get() const { rd(); return *p_; }
-    TT_SIM_AI void st(const value_type &v) const { tt_sim_shared_store((const void *)p_, sizeof(E), &v, s_); }
+    TT_SIM_AI void st(const value_type &v) const { race_write(p_, static_cast<const E *>(&v), s_); }
     TT_SIM_AI const sref &operator=(value_type v) const { st(v); *p_ = v; return *this; }
     TT_SIM_AI const sref &operator=(const sref &o) const { value_type v = o.get(); st(v); *p_ = v; return *this; }
     E *operator&() const { return p_; }

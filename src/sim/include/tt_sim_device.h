@@ -71,8 +71,32 @@ typedef struct tt_sim_thread {
     uint64_t mask;               /* _sync mask of the collective it waits at */
     /* second cache line (cold) */
     int result_pred;
-    char reserved_[56];
+    uint32_t pad_;
+    /* the race check's stamp of this thread's current interval (runtime-
+     * private, kept only while race checking: tt_sim_race.h) */
+    uint64_t race_stamp;
+    char reserved_[48];
 } tt_sim_thread;
+
+/* Race shadow of 4 bytes of shared memory: stamps of the last write and of
+ * the reads since it, in the current barrier interval (tt_sim_race.h says
+ * what a stamp is; the shims check the common cases inline). */
+typedef struct tt_sim_rword {
+    uint64_t w;
+    uint64_t r;
+} tt_sim_rword;
+
+/* A stamp is (ival << 16) | code.  ival names a thread's interval: (count <<
+ * TT_SIM_RACE_WARP_BITS) | warp, count growing at every block start, barrier
+ * and (for one warp) completed collective, so that equal ivals mean one warp
+ * between two of its syncs, and an ival below the block's race_base >> 16 an
+ * earlier barrier interval (stale: no entry to clear).  code: the thread
+ * (linear id + 1), or for reads GROUP (several lanes of the ival's warp in
+ * that interval) or SAT (lanes of several warps since the barrier).  0 is no
+ * access. */
+#define TT_SIM_RACE_WARP_BITS 5
+#define TT_SIM_RACE_GROUP 0x8000u
+#define TT_SIM_RACE_SAT 0xFFFFu
 
 typedef struct tt_sim_block {
     tt_sim_dim3 block_idx;
@@ -103,6 +127,12 @@ typedef struct tt_sim_block {
     const uint32_t *rg_order;    /* linear id by schedule position; NULL:
                                     forward (the identity) */
     uint64_t *rg_vals;           /* chain values by linear id */
+    /* race check (runtime-private): the shadow of the arena's words (NULL
+     * when off), where each word's last access is recorded (2 per word:
+     * write, read), and the stamp of the current barrier interval's start */
+    tt_sim_rword *race_shadow;
+    void **race_ip;
+    uint64_t race_base;
 } tt_sim_block;
 
 /* The GPU thread running on this OS thread, a copy of its threadIdx (so that
