@@ -594,7 +594,7 @@ static int worker_maps(tt_sim_worker *w)
             return -1;
         w->shadow = m->shadow;
         blk->race_shadow = m->shadow;
-        blk->race_ip = (void **)(m->shadow + words);
+        blk->race_ip = (uintptr_t *)(m->shadow + words);
     }
     return 0;
 }

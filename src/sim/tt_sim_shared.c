@@ -249,21 +249,21 @@ static void shadow_access(const void *addr, size_t size, int is_write, const voi
         last = w->arena_bytes / 4 - 1;
     for (size_t i = off / 4; i <= last; i++) {
         tt_sim_rword *e = &w->shadow[i];
-        void **eip = &w->blk.race_ip[2 * i];
+        uintptr_t *eip = &w->blk.race_ip[2 * i];
         if (!ordered(e->w, m, base) &&
             !(is_write && same_value_store(w, t, code_thread(e->w), addr, size, val, i * 4, site)))
-            report(w, t, i * 4, is_write, site, code_thread(e->w), 1, ip, eip[0]);
+            report(w, t, i * 4, is_write, site, code_thread(e->w), 1, ip, (void *)eip[0]);
         if (is_write) {
             if (!reads_ordered(e->r, m, base))
-                report(w, t, i * 4, 1, site, code_thread(e->r), 0, ip, eip[1]);
+                report(w, t, i * 4, 1, site, code_thread(e->r), 0, ip, (void *)eip[1]);
             e->w = m;
             e->r = 0;
-            eip[0] = ip;
+            eip[0] = (uintptr_t)ip;
         } else {
             int first;
             e->r = reads_add(e->r, m, base, &first);
             if (first)
-                eip[1] = ip;
+                eip[1] = (uintptr_t)ip;
         }
     }
 }
@@ -276,6 +276,12 @@ void tt_sim_shared_access(const void *addr, size_t size, int is_write, const tt_
 void tt_sim_shared_store(const void *addr, size_t size, const void *val, const tt_sim_site *site)
 {
     shadow_access(addr, size, 1, val, site, __builtin_return_address(0));
+}
+
+void tt_sim_race_slow(const void *addr, size_t size, int is_write, const void *val,
+                      const tt_sim_site *site, void *ip)
+{
+    shadow_access(addr, size, is_write, val, site, ip);
 }
 
 void tt_sim_note(tt_sim_run *L, const char *kind, const char *text)

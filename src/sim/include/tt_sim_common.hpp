@@ -299,6 +299,39 @@ template <class E> constexpr bool race_inline()
 #endif
 }
 
+// The out-of-line check of the word at p (shadow entry e, its access
+// addresses ipp[0..1]), from kernel code.  x86-64 without AVX: through
+// tt_sim_race_call, which keeps every register, and with only that entry and
+// the word as the asm's memory (an ordinary call, or a "memory" clobber,
+// would make the compiler keep the kernel loop's values, its float
+// accumulators above all, in memory for the whole loop); below the red zone,
+// x87 registers clobbered.  (Whatever else the runtime writes there, kernel
+// code never reads.)
+template <class E>
+TT_SIM_AI inline void race_slow(const E *p, int is_write, const E *v, const tt_sim_site *s,
+                                tt_sim_rword *e, uintptr_t *ipp)
+{
+#if defined(__x86_64__) && !defined(__AVX__) && !defined(TT_SIM_NO_RACE_CALL)
+    register const void *rdi __asm__("rdi") = (const void *)p;
+    register size_t rsi __asm__("rsi") = sizeof(E);
+    register long rdx __asm__("rdx") = is_write;
+    register const void *rcx __asm__("rcx") = (const void *)v;
+    register const tt_sim_site *r8 __asm__("r8") = s;
+    __asm__ volatile("lea -128(%%rsp), %%rsp\n\tcall tt_sim_race_call\n\tlea 128(%%rsp), %%rsp"
+                     : "+m"(*e), "+m"(ipp[0]), "+m"(ipp[1])
+                     : "r"(rdi), "r"(rsi), "r"(rdx), "r"(rcx), "r"(r8),
+                       "m"(*p), "m"(*(v ? v : p))
+                     : "cc", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)");
+#else
+    (void)e;
+    (void)ipp;
+    if (v)
+        tt_sim_shared_store((const void *)p, sizeof(E), (const void *)v, s);
+    else
+        tt_sim_shared_access((const void *)p, sizeof(E), is_write, s);
+#endif
+}
+
 template <class E> TT_SIM_AI inline void race_read(const E *p, const tt_sim_site *s)
 {
     if constexpr (race_inline<E>()) {
@@ -316,7 +349,7 @@ template <class E> TT_SIM_AI inline void race_read(const E *p, const tt_sim_site
                 return;
             if (r < base) {
                 e->r = m;
-                b->race_ip[2 * i + 1] = TT_SIM_HERE();
+                b->race_ip[2 * i + 1] = uintptr_t(TT_SIM_HERE());
                 return;
             }
             if ((r >> 16) == (m >> 16)) { // another lane of this warp's interval
@@ -324,6 +357,8 @@ template <class E> TT_SIM_AI inline void race_read(const E *p, const tt_sim_site
                 return;
             }
         }
+        race_slow(p, 0, static_cast<const E *>(nullptr), s, e, b->race_ip + 2 * i);
+        return;
     }
     tt_sim_shared_access((const void *)p, sizeof(E), 0, s);
 }
@@ -342,9 +377,11 @@ template <class E> TT_SIM_AI inline void race_write(const E *p, const E *v, cons
         if (__builtin_expect((w < base || w == m) && (r < base || r == m), 1)) {
             e->w = m;
             e->r = 0;
-            b->race_ip[2 * i] = TT_SIM_HERE();
+            b->race_ip[2 * i] = uintptr_t(TT_SIM_HERE());
             return;
         }
+        race_slow(p, 1, v, s, e, b->race_ip + 2 * i);
+        return;
     }
     if (v)
         tt_sim_shared_store((const void *)p, sizeof(E), v, s);

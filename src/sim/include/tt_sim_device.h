@@ -50,6 +50,15 @@ enum { TT_SIM_BAR_PLAIN = 0, TT_SIM_BAR_COUNT, TT_SIM_BAR_AND, TT_SIM_BAR_OR };
 
 struct tt_sim_block;
 
+/* Runtime calls from kernel code never throw (a failure escapes by
+ * longjmp): said to C++, so that kernel code around them needs no cleanup
+ * paths (which would keep a region kernel's locals in memory). */
+#if defined(__cplusplus) && defined(__GNUC__)
+#define TT_SIM_NOTHROW __attribute__((nothrow))
+#else
+#define TT_SIM_NOTHROW
+#endif
+
 typedef struct tt_sim_thread {
     /* first cache line: everything the barrier / collective fast paths touch */
     tt_sim_dim3 tid;             /* threadIdx */
@@ -131,7 +140,7 @@ typedef struct tt_sim_block {
      * when off), where each word's last access is recorded (2 per word:
      * write, read), and the stamp of the current barrier interval's start */
     tt_sim_rword *race_shadow;
-    void **race_ip;
+    uintptr_t *race_ip;          /* (integers: stores of them clobber no pointer) */
     uint64_t race_base;
 } tt_sim_block;
 
@@ -266,17 +275,23 @@ size_t tt_sim_shared_register(const char *file, int line, const char *name,
 
 /* Shadow check of one instrumented shared access (race detection). */
 void tt_sim_shared_access(const void *addr, size_t size, int is_write,
-                          const tt_sim_site *site);
+                          const tt_sim_site *site) TT_SIM_NOTHROW;
 
 /* The same for a plain store of the size bytes at val: a store that conflicts only
  * with a store of the same bytes by a lane of the same warp is no race (CUDA's
  * memory model: such lanes write one value) and becomes a note of the launch. */
 void tt_sim_shared_store(const void *addr, size_t size, const void *val,
-                         const tt_sim_site *site);
+                         const tt_sim_site *site) TT_SIM_NOTHROW;
+
+/* The same check for kernel code whose access is at code address ip, with
+ * val NULL or the stored bytes.  On x86-64 the shims reach it through
+ * tt_sim_race_call (tt_sim_race_x86_64.S), which keeps every register. */
+void tt_sim_race_slow(const void *addr, size_t size, int is_write, const void *val,
+                      const tt_sim_site *site, void *ip) TT_SIM_NOTHROW;
 
 /* Index check of an instrumented __shared__ array (OOB). */
 void tt_sim_shared_oob(const tt_sim_site *site, const char *name, long long index,
-                       long long extent);
+                       long long extent) TT_SIM_NOTHROW;
 
 /* Fails the launch from kernel code (__trap, assert, invalid mask, PTX, ...). */
 void tt_sim_fail(tt_sim_status status, const char *file, int line, const char *fmt, ...)
