@@ -45,7 +45,6 @@ typedef struct tt_sim_warp {
     int coll_mixed;        /* lanes wait at different collective sites/kinds */
     const tt_sim_site *coll_site;
     int coll_kind;
-    uint64_t ival;         /* its lanes' race-check interval (tt_sim_device.h) */
     uint32_t pos_first;    /* schedule position of lane 0 when the warp's lanes
                               occupy consecutive positions, else UINT32_MAX */
 } tt_sim_warp;
@@ -53,7 +52,7 @@ typedef struct tt_sim_warp {
 struct tt_sim_run;
 
 /* A worker's arrays and mappings, kept from launch to launch in a
- * process-wide cache by worker index (tt_sim_sched.c). */
+ * process-wide cache by worker index (tt_sim_worker.c). */
 typedef struct tt_sim_worker_mem {
     uint32_t cap;                  /* threads the arrays hold; 0: none */
     tt_sim_thread *threads;
@@ -71,8 +70,21 @@ typedef struct tt_sim_worker_mem {
     size_t shadow_bytes;
 } tt_sim_worker_mem;
 
+/* What the scheduler core (tt_sim_sched.c) calls when a thread exits and the
+ * others of its warp or block are all waiting: the completions of
+ * tt_sim_collective.c and tt_sim_barrier.c, which call the core themselves.
+ * Given by tt_sim_worker.c (the layer above both), so that no file calls
+ * back into one that calls it. */
+struct tt_sim_worker;
+struct tt_sim_warp;
+typedef struct tt_sim_sync_ops {
+    void (*release_barrier)(struct tt_sim_worker *w);
+    void (*resolve_warp)(struct tt_sim_worker *w, struct tt_sim_warp *wp);
+} tt_sim_sync_ops;
+
 typedef struct tt_sim_worker {
     struct tt_sim_run *L;
+    const tt_sim_sync_ops *sync;
     int index;
     pthread_t os_thread;
     void *args;                    /* this worker's copy of the kernel arguments */
@@ -191,14 +203,14 @@ void tt_sim_note(tt_sim_run *L, const char *kind, const char *text);
 
 extern __thread tt_sim_worker *tt_sim_self_worker;
 
-/* sched */
+/* workers (tt_sim_worker.c) */
 int tt_sim_worker_init(tt_sim_worker *w, tt_sim_run *L, int index);
 void tt_sim_worker_fini(tt_sim_worker *w);
 /* Runs blocks until none are left or the launch aborts.  Never fails: errors
  * are recorded in L. */
 void tt_sim_worker_run(tt_sim_worker *w);
 
-/* launch: records the first failure of a launch (thread-safe).  Returns 1 if
+/* fault (tt_sim_fault.c): records the first failure of a launch (thread-safe).  Returns 1 if
  * this call recorded it. */
 int tt_sim_record_failure(tt_sim_run *L, tt_sim_status st, const char *file, int line,
                           const tt_sim_dim3 *blk, const tt_sim_dim3 *thr, const char *msg);

@@ -116,29 +116,6 @@ void tt_sim_shared_oob(const tt_sim_site *site, const char *name, long long inde
 _Static_assert(TT_SIM_MAX_WARPS <= (1 << TT_SIM_RACE_WARP_BITS), "warp ids fit an ival");
 _Static_assert(TT_SIM_MAX_THREADS < TT_SIM_RACE_GROUP, "thread codes stay below GROUP");
 
-static void stamp_lanes(tt_sim_worker *w, const tt_sim_warp *wp)
-{
-    tt_sim_thread *t = &w->threads[wp->first];
-    for (uint32_t l = 0; l < wp->nlanes; l++)
-        t[l].race_stamp = (wp->ival << 16) | (t[l].linear + 1);
-}
-
-void tt_sim_race_block_slow(tt_sim_worker *w)
-{
-    uint64_t base = ++w->race_count << TT_SIM_RACE_WARP_BITS;
-    w->blk.race_base = base << 16;
-    for (uint32_t i = 0; i < w->nwarps; i++) {
-        w->warps[i].ival = base | i;
-        stamp_lanes(w, &w->warps[i]);
-    }
-}
-
-void tt_sim_race_warp_slow(tt_sim_worker *w, tt_sim_warp *wp)
-{
-    wp->ival = (++w->race_count << TT_SIM_RACE_WARP_BITS) | (uint64_t)(wp - w->warps);
-    stamp_lanes(w, wp);
-}
-
 static void report(tt_sim_worker *w, const tt_sim_thread *me, size_t off, int my_write,
                    const tt_sim_site *site, uint32_t other, int other_write, void *myip,
                    void *oip)
@@ -243,7 +220,7 @@ static void shadow_access(const void *addr, size_t size, int is_write, const voi
     size_t off = (size_t)((const char *)addr - w->blk.shared);
     if (off >= w->arena_bytes || size == 0)
         return;
-    uint64_t m = t->race_stamp, base = w->blk.race_base;
+    uint64_t m = (w->blk.race_ival[t->warp_id] << 16) | (t->linear + 1), base = w->blk.race_base;
     size_t last = (off + size - 1) / 4;
     if (last >= w->arena_bytes / 4)
         last = w->arena_bytes / 4 - 1;

@@ -340,7 +340,8 @@ template <class E> TT_SIM_AI inline void race_read(const E *p, const tt_sim_site
         if (!sh)
             return;
         size_t i = size_t((const char *)p - b->shared) >> 2;
-        uint64_t m = tt_sim_cur->race_stamp, base = b->race_base;
+        const tt_sim_thread *t = tt_sim_cur;
+        uint64_t m = (b->race_ival[t->warp_id] << 16) | (t->linear + 1), base = b->race_base;
         tt_sim_rword *e = sh + i;
         uint64_t w = e->w, r = e->r;
         if (__builtin_expect(w < base || w == m, 1)) {
@@ -371,7 +372,8 @@ template <class E> TT_SIM_AI inline void race_write(const E *p, const E *v, cons
         if (!sh)
             return;
         size_t i = size_t((const char *)p - b->shared) >> 2;
-        uint64_t m = tt_sim_cur->race_stamp, base = b->race_base;
+        const tt_sim_thread *t = tt_sim_cur;
+        uint64_t m = (b->race_ival[t->warp_id] << 16) | (t->linear + 1), base = b->race_base;
         tt_sim_rword *e = sh + i;
         uint64_t w = e->w, r = e->r;
         if (__builtin_expect((w < base || w == m) && (r < base || r == m), 1)) {

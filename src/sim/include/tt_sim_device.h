@@ -80,16 +80,12 @@ typedef struct tt_sim_thread {
     uint64_t mask;               /* _sync mask of the collective it waits at */
     /* second cache line (cold) */
     int result_pred;
-    uint32_t pad_;
-    /* the race check's stamp of this thread's current interval (runtime-
-     * private, kept only while race checking: tt_sim_race.h) */
-    uint64_t race_stamp;
-    char reserved_[48];
+    char reserved_[56];
 } tt_sim_thread;
 
 /* Race shadow of 4 bytes of shared memory: stamps of the last write and of
- * the reads since it, in the current barrier interval (tt_sim_race.h says
- * what a stamp is; the shims check the common cases inline). */
+ * the reads since it, in the current barrier interval (below: what
+ * a stamp is; the shims check the common cases inline). */
 typedef struct tt_sim_rword {
     uint64_t w;
     uint64_t r;
@@ -104,6 +100,7 @@ typedef struct tt_sim_rword {
  * that interval) or SAT (lanes of several warps since the barrier).  0 is no
  * access. */
 #define TT_SIM_RACE_WARP_BITS 5
+#define TT_SIM_RACE_MAX_WARPS 32
 #define TT_SIM_RACE_GROUP 0x8000u
 #define TT_SIM_RACE_SAT 0xFFFFu
 
@@ -142,6 +139,10 @@ typedef struct tt_sim_block {
     tt_sim_rword *race_shadow;
     uintptr_t *race_ip;          /* (integers: stores of them clobber no pointer) */
     uint64_t race_base;
+    /* each warp's current interval (a thread's stamp is
+     * (race_ival[warp_id] << 16) | (linear + 1)): kept per warp, so that a
+     * barrier renews 32 words at most, not a cache line per thread */
+    uint64_t race_ival[TT_SIM_RACE_MAX_WARPS];
 } tt_sim_block;
 
 /* The GPU thread running on this OS thread, a copy of its threadIdx (so that
