@@ -56,7 +56,7 @@ void tt_sim_release_barrier(tt_sim_worker *w)
     w->nready = w->live;
     w->bar_waiting = 0;
     w->bar_mixed = 0;
-    w->epoch++; /* a new race-check interval begins */
+    tt_sim_race_block(w); /* a new race-check interval begins */
     /* every thread arrived in schedule order: the next rounds can be cheap
      * (fibers with the fast switch, or coroutines) */
     if (w->live == n && n > 1 && w->next_unstarted == n && !w->batch &&
@@ -67,48 +67,7 @@ void tt_sim_release_barrier(tt_sim_worker *w)
 }
 
 /* ---------------------------------------------------------------- rounds
- * Round mode: a plain __syncthreads that every thread reached in schedule
- * order (the last arrival at position n-1) was just released, so threads
- * resume in schedule order.  While each thread then arrives at one plain
- * barrier (the site the thread at position 0 arrives at), the one at
- * position p hands over to the one at p+1 (released from the previous
- * barrier) and position n-1 completes the barrier, handing over to 0: the
- * runtime keeps no per-thread state.  Invariant: every thread is live and
- * started, none waits at a collective; positions before the running one
- * wait at round_site, positions after it are released.  Anything else
- * (another site or kind, a collective, an exit) first calls
- * tt_sim_round_leave(), which rebuilds the bookkeeping from that invariant. */
-void tt_sim_round_leave(tt_sim_worker *w, uint32_t cur)
-{
-    uint32_t n = w->blk.nthreads;
-    w->round = 0;
-    memset(w->ready, 0, sizeof w->ready);
-    for (uint32_t i = 0; i < w->nwarps; i++)
-        w->warps[i].blocked = 0;
-    for (uint32_t q = 0; q < n; q++) {
-        tt_sim_thread *t = &w->threads[w->order[q]];
-        if (q == cur) {
-            t->state = TT_T_RUNNING;
-            continue;
-        }
-        set_wait(t, TT_T_BARRIER, BAR_KIND_BASE + TT_SIM_BAR_PLAIN, 0, 0);
-        if (q < cur) {
-            t->wait_site = w->round_site;
-            w->warps[t->warp_id].blocked++;
-        } else {
-            set_ready(w, q); /* released: the state names where it waited */
-        }
-    }
-    w->nready = n - 1 - cur;
-    w->bar_waiting = cur;
-    w->bar_site = w->round_site;
-    w->bar_kind = TT_SIM_BAR_PLAIN;
-    w->bar_mixed = 0;
-    w->bar_acc_count = 0;
-    w->bar_acc_and = 1;
-    w->bar_acc_or = 0;
-    w->bar_result = 0;
-}
+ * (round mode and tt_sim_round_leave: tt_sim_sched.c) */
 
 /* A round-mode arrival of the running thread at a plain barrier: the
  * position to run next, or UINT32_MAX when this arrival leaves round mode.
@@ -126,7 +85,7 @@ static inline __attribute__((always_inline)) uint32_t round_arrive(tt_sim_worker
     if (UNLIKELY(q == n)) { /* the last arrival completes the barrier */
         if (UNLIKELY(atomic_load_explicit(&w->L->abort, memory_order_relaxed)))
             tt_sim_escape(w);
-        w->epoch++; /* a new race-check interval begins */
+        tt_sim_race_block(w); /* a new race-check interval begins */
         q = 0;
     }
     return q;
@@ -262,5 +221,5 @@ void tt_sim_rg_barrier(uint32_t exited)
         tt_sim_escape(w);
     if (UNLIKELY(exited && w->L->cfg->strict_barriers))
         tt_sim_rg_bail(NULL, "threads returned before a barrier the others reach (strict barriers)");
-    w->epoch++; /* a new race-check interval begins */
+    tt_sim_race_block(w); /* a new race-check interval begins */
 }

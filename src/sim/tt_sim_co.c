@@ -92,33 +92,6 @@ uint64_t tt_sim_co_value(void)
     return resume_value(tt_sim_self_worker, tt_sim_cur);
 }
 
-__attribute__((noinline, cold, noreturn)) void tt_sim_co_needs_fibers(tt_sim_worker *w,
-                                                                      const tt_sim_site *site)
-{
-    char msg[1024];
-    snprintf(msg, sizeof msg,
-             "kernel %s runs as coroutines, but this %s is in a function the kernel calls, not "
-             "in its own body, so it cannot be awaited; run the launch again with "
-             "cfg.coroutines = 0 (`tiletrans check` does so by itself)",
-             w->L->k->name ? w->L->k->name : "?", site ? site->what : "barrier or collective");
-    tt_sim_fail_thread(w, tt_sim_cur, TT_SIM_ERR_NEEDS_FIBERS, site, msg);
-}
-
-__attribute__((noinline, cold, noreturn)) void tt_sim_rg_bail(const tt_sim_site *site,
-                                                              const char *why)
-{
-    tt_sim_worker *w = tt_sim_self_worker;
-    char msg[1024], where[512] = "";
-    if (site)
-        snprintf(where, sizeof where, " (%s at %s:%d)", site->what, site->file, site->line);
-    snprintf(msg, sizeof msg,
-             "kernel %s runs as a region kernel (loops over its threads between barriers and "
-             "chains), but %s%s; run the launch again with cfg.regions = 0 (`tiletrans check` "
-             "does so by itself)",
-             w->L->k->name ? w->L->k->name : "?", why, where);
-    tt_sim_fail_thread(w, tt_sim_cur, TT_SIM_ERR_NEEDS_COROUTINES, site, msg);
-}
-
 /* ---------------------------------------------------------------- blocks */
 
 /* Offers the block to the region form of the kernel: starts the thread at

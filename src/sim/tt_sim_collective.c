@@ -281,7 +281,7 @@ static __attribute__((noinline)) void resolve_warp_slow(tt_sim_worker *w, tt_sim
         if (miss)
             fail_group_deadlock(w, wp, pending, miss);
         resolve_group(w, wp, pending, wp->coll_kind);
-        wp->epoch++;
+        tt_sim_race_warp(w, wp);
         return;
     }
     uint64_t groups[64], todo = pending;
@@ -329,7 +329,7 @@ static __attribute__((noinline)) void resolve_warp_slow(tt_sim_worker *w, tt_sim
         fail_group_deadlock(w, wp, groups[0], miss ? miss : groups[0]);
     }
     wp->coll_mixed = wp->ncoll > 0;
-    wp->epoch++;
+    tt_sim_race_warp(w, wp);
 }
 
 /* Every live lane of the warp is blocked: complete the collectives that can
@@ -347,7 +347,7 @@ void tt_sim_resolve_warp(tt_sim_worker *w, tt_sim_warp *wp)
         /* every lane of the warp waits at this one collective: no mask can
          * name a missing lane */
         resolve_group(w, wp, lanes_mask(wp->nlanes), wp->coll_kind);
-        wp->epoch++;
+        tt_sim_race_warp(w, wp);
         return;
     }
     resolve_warp_slow(w, wp);
@@ -570,6 +570,6 @@ void tt_sim_rg_chain(void (*fuse)(const void *op, uint64_t *vals, const int16_t 
              src ? stride : w->blk.nthreads, (uint32_t)(key >> 48), nl, fuse_inactive, &ctx);
         for (l = 0; l < nl; l++)
             cw[first + l].key = 1;
-        wp->epoch++;
+        tt_sim_race_warp(w, wp);
     }
 }

@@ -45,28 +45,14 @@ typedef struct tt_sim_warp {
     int coll_mixed;        /* lanes wait at different collective sites/kinds */
     const tt_sim_site *coll_site;
     int coll_kind;
-    uint32_t epoch;        /* bumped whenever a collective completes (race check) */
     uint32_t pos_first;    /* schedule position of lane 0 when the warp's lanes
                               occupy consecutive positions, else UINT32_MAX */
 } tt_sim_warp;
 
-/* Shadow of 4 bytes of shared memory.  Valid only while epoch equals the
- * worker's current epoch (so no clearing between barriers or blocks). */
-typedef struct tt_sim_shadow {
-    uint32_t epoch;
-    uint16_t writer;       /* linear thread id + 1, 0 = none */
-    uint16_t reader;       /* linear thread id + 1, 0 = none, 0xFFFF = several */
-    uint16_t rwarp;        /* warp of the reader(s), 0xFFFF = several warps */
-    uint32_t wwepoch;      /* writer's warp epoch at the write */
-    uint32_t rwepoch;
-    void *wip;             /* code address of the last write / read */
-    void *rip;
-} tt_sim_shadow;
-
 struct tt_sim_run;
 
 /* A worker's arrays and mappings, kept from launch to launch in a
- * process-wide cache by worker index (tt_sim_sched.c). */
+ * process-wide cache by worker index (tt_sim_worker.c). */
 typedef struct tt_sim_worker_mem {
     uint32_t cap;                  /* threads the arrays hold; 0: none */
     tt_sim_thread *threads;
@@ -79,12 +65,26 @@ typedef struct tt_sim_worker_mem {
     struct tt_sim_chain_wait *chain_wait;
     char *arena_map;               /* the shared arena, its last page the guard */
     size_t arena_map_size;
-    tt_sim_shadow *shadow;         /* the race shadow of the arena's words */
+    tt_sim_rword *shadow;          /* the race shadow of the arena's words, then
+                                      their access addresses (2 per word) */
     size_t shadow_bytes;
 } tt_sim_worker_mem;
 
+/* What the scheduler core (tt_sim_sched.c) calls when a thread exits and the
+ * others of its warp or block are all waiting: the completions of
+ * tt_sim_collective.c and tt_sim_barrier.c, which call the core themselves.
+ * Given by tt_sim_worker.c (the layer above both), so that no file calls
+ * back into one that calls it. */
+struct tt_sim_worker;
+struct tt_sim_warp;
+typedef struct tt_sim_sync_ops {
+    void (*release_barrier)(struct tt_sim_worker *w);
+    void (*resolve_warp)(struct tt_sim_worker *w, struct tt_sim_warp *wp);
+} tt_sim_sync_ops;
+
 typedef struct tt_sim_worker {
     struct tt_sim_run *L;
+    const tt_sim_sync_ops *sync;
     int index;
     pthread_t os_thread;
     void *args;                    /* this worker's copy of the kernel arguments */
@@ -155,8 +155,8 @@ typedef struct tt_sim_worker {
     size_t arena_bytes;            /* static + dynamic */
 
     /* race detection */
-    tt_sim_shadow *shadow;         /* mem.shadow while race checking, else NULL */
-    uint32_t epoch;
+    tt_sim_rword *shadow;          /* mem.shadow while race checking, else NULL */
+    uint64_t race_count;           /* intervals so far (tt_sim_race_*) */
 
     /* errors and escapes */
     sigjmp_buf escape;
@@ -203,14 +203,14 @@ void tt_sim_note(tt_sim_run *L, const char *kind, const char *text);
 
 extern __thread tt_sim_worker *tt_sim_self_worker;
 
-/* sched */
+/* workers (tt_sim_worker.c) */
 int tt_sim_worker_init(tt_sim_worker *w, tt_sim_run *L, int index);
 void tt_sim_worker_fini(tt_sim_worker *w);
 /* Runs blocks until none are left or the launch aborts.  Never fails: errors
  * are recorded in L. */
 void tt_sim_worker_run(tt_sim_worker *w);
 
-/* launch: records the first failure of a launch (thread-safe).  Returns 1 if
+/* fault (tt_sim_fault.c): records the first failure of a launch (thread-safe).  Returns 1 if
  * this call recorded it. */
 int tt_sim_record_failure(tt_sim_run *L, tt_sim_status st, const char *file, int line,
                           const tt_sim_dim3 *blk, const tt_sim_dim3 *thr, const char *msg);
@@ -240,6 +240,21 @@ void tt_sim_co_fini(tt_sim_worker *w);
 /* Books the threads a batch finished, when the running thread t (started
  * by the batch) is about to block or fail. */
 void tt_sim_batch_sync(tt_sim_worker *w, tt_sim_thread *t);
+
+/* race check (tt_sim_shared.c): a new interval for every warp (block start,
+ * barrier) or for one warp (a completed collective); only while checking. */
+void tt_sim_race_block_slow(tt_sim_worker *w);
+void tt_sim_race_warp_slow(tt_sim_worker *w, tt_sim_warp *wp);
+static inline void tt_sim_race_block(tt_sim_worker *w)
+{
+    if (w->shadow)
+        tt_sim_race_block_slow(w);
+}
+static inline void tt_sim_race_warp(tt_sim_worker *w, tt_sim_warp *wp)
+{
+    if (w->shadow)
+        tt_sim_race_warp_slow(w, wp);
+}
 
 /* shared registry: name of the declaration holding arena offset `off`
  * ("extern __shared__" for the dynamic part); writes into buf. */

@@ -189,12 +189,54 @@ static int crosses(const rg *r, size_t d)
 
 /* ---------------------------------------------------------------- regions */
 
+/* Arithmetic words a kept local's type may consist of to be copied into the
+ * loop (rg_local) rather than bound by reference. */
+static const char *const arith_words[] = {
+    "int", "unsigned", "signed", "long", "short", "char", "float", "double", "bool", "const",
+    "size_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t",
+    "uint64_t", NULL};
+
+/* Whether the kept local v may live in a copy for the length of one loop
+ * over the threads (rg_local: the compiler can keep it in a register; a
+ * reference into the per-thread array lives in memory across every call the
+ * loop makes, the race check's included).  Only plain arithmetic locals whose
+ * address the kernel never takes (no `&name` anywhere in it): a pointer to
+ * the copy would outlive the loop. */
+static int copyable(const rg *r, const rg_var *v)
+{
+    if (v->ds != v->de)
+        return 0;
+    for (size_t j = v->ts; j < v->te; j = tok_next(r->ts, j))
+        if (!in_list(r->ts, j, arith_words))
+            return 0;
+    for (size_t j = r->k->open; j < r->k->close; j++)
+        if (is_ident(r->ts, j, v->name)) {
+            size_t p = tok_prev(r->ts, j);
+            if (p != TOK_NONE && is(r->ts, p, "&"))
+                return 0;
+        }
+    return 1;
+}
+
 static void put_rebind(rg *r, int level)
 {
     for (int i = 0; i < r->nvar; i++) {
         const rg_var *v = &r->var[i];
         if (!v->live || v->level != level)
             continue;
+        if (copyable(r, v)) {
+            char s[160];
+            snprintf(s, sizeof s, " ::tt_sim::rg_local<std::remove_reference_t<decltype(tt_sim_rg_%d_[0])>> tt_sim_rgl_%d_(tt_sim_rg_%d_[tt_sim_l_]);", v->id, v->id, v->id);
+            sb_puts(&r->body, s);
+            put_words(r, &r->body, v->ts, v->te);
+            sb_puts(&r->body, "&");
+            put_span(r, &r->body, v->name, v->name + 1);
+            snprintf(s, sizeof s, " = tt_sim_rgl_%d_.v; (void)", v->id);
+            sb_puts(&r->body, s);
+            put_span(r, &r->body, v->name, v->name + 1);
+            sb_puts(&r->body, ";");
+            continue;
+        }
         sb_puts(&r->body, " ");
         put_words(r, &r->body, v->ts, v->te);
         put_words(r, &r->body, v->ds, v->de);

@@ -1,7 +1,11 @@
-/* tt_sim_sched.c — runs the threads of a block as fibers: scheduling,
- * thread starts and exits, blocks, and the deadlock check.  __syncthreads is
- * in tt_sim_barrier.c, warp collectives in tt_sim_collective.c; what they
- * share is in tt_sim_sched.h.
+/* tt_sim_sched.c — the scheduler core: runs the threads of a block as
+ * fibers (scheduling, thread starts and exits, blocks, round mode's
+ * bookkeeping) and the failure paths every layer uses (deadlock,
+ * needs-fibers, region bail).  __syncthreads is in tt_sim_barrier.c, warp
+ * collectives in tt_sim_collective.c, coroutine blocks in tt_sim_co.c, the
+ * workers in tt_sim_worker.c: they all call this core, which calls none of
+ * them (a thread's exit completes a barrier or collective through the
+ * worker's tt_sim_sync_ops); what they share is in tt_sim_sched.h.
  *
  * Execution model (invariants):
  *  - A block runs wholly on one OS thread (its worker); nothing in here needs
@@ -161,7 +165,7 @@ static inline tt_sim_stack *stack_get(tt_sim_worker *w)
 }
 
 /* After an escape every fiber of the block is abandoned: all stacks are free. */
-static void stacks_reset(tt_sim_worker *w)
+void tt_sim_stacks_reset(tt_sim_worker *w)
 {
     w->free_stacks = NULL;
     for (size_t i = 0; i < w->nstacks; i++)
@@ -185,10 +189,89 @@ __attribute__((noinline, cold, noreturn)) void tt_sim_internal_deadlock(tt_sim_w
     tt_sim_fail_thread(w, t, TT_SIM_ERR_DEADLOCK, t ? t->wait_site : NULL, msg);
 }
 
+__attribute__((noinline, cold, noreturn)) void tt_sim_co_needs_fibers(tt_sim_worker *w,
+                                                                      const tt_sim_site *site)
+{
+    char msg[1024];
+    snprintf(msg, sizeof msg,
+             "kernel %s runs as coroutines, but this %s is in a function the kernel calls, not "
+             "in its own body, so it cannot be awaited; run the launch again with "
+             "cfg.coroutines = 0 (`tiletrans check` does so by itself)",
+             w->L->k->name ? w->L->k->name : "?", site ? site->what : "barrier or collective");
+    tt_sim_fail_thread(w, tt_sim_cur, TT_SIM_ERR_NEEDS_FIBERS, site, msg);
+}
+
+__attribute__((noinline, cold, noreturn)) void tt_sim_rg_bail(const tt_sim_site *site,
+                                                              const char *why)
+{
+    tt_sim_worker *w = tt_sim_self_worker;
+    char msg[1024], where[512] = "";
+    if (site)
+        snprintf(where, sizeof where, " (%s at %s:%d)", site->what, site->file, site->line);
+    snprintf(msg, sizeof msg,
+             "kernel %s runs as a region kernel (loops over its threads between barriers and "
+             "chains), but %s%s; run the launch again with cfg.regions = 0 (`tiletrans check` "
+             "does so by itself)",
+             w->L->k->name ? w->L->k->name : "?", why, where);
+    tt_sim_fail_thread(w, tt_sim_cur, TT_SIM_ERR_NEEDS_COROUTINES, site, msg);
+}
+
+/* ---------------------------------------------------------------- rounds
+ * Round mode: a plain __syncthreads that every thread reached in schedule
+ * order (the last arrival at position n-1) was just released, so threads
+ * resume in schedule order.  While each thread then arrives at one plain
+ * barrier (the site the thread at position 0 arrives at), the one at
+ * position p hands over to the one at p+1 (released from the previous
+ * barrier) and position n-1 completes the barrier, handing over to 0: the
+ * runtime keeps no per-thread state.  Invariant: every thread is live and
+ * started, none waits at a collective; positions before the running one
+ * wait at round_site, positions after it are released.  Anything else
+ * (another site or kind, a collective, an exit) first calls
+ * tt_sim_round_leave(), which rebuilds the bookkeeping from that invariant. */
+void tt_sim_round_leave(tt_sim_worker *w, uint32_t cur)
+{
+    uint32_t n = w->blk.nthreads;
+    w->round = 0;
+    memset(w->ready, 0, sizeof w->ready);
+    for (uint32_t i = 0; i < w->nwarps; i++)
+        w->warps[i].blocked = 0;
+    for (uint32_t q = 0; q < n; q++) {
+        tt_sim_thread *t = &w->threads[w->order[q]];
+        if (q == cur) {
+            t->state = TT_T_RUNNING;
+            continue;
+        }
+        set_wait(t, TT_T_BARRIER, BAR_KIND_BASE + TT_SIM_BAR_PLAIN, 0, 0);
+        if (q < cur) {
+            t->wait_site = w->round_site;
+            w->warps[t->warp_id].blocked++;
+        } else {
+            set_ready(w, q); /* released: the state names where it waited */
+        }
+    }
+    w->nready = n - 1 - cur;
+    w->bar_waiting = cur;
+    w->bar_site = w->round_site;
+    w->bar_kind = TT_SIM_BAR_PLAIN;
+    w->bar_mixed = 0;
+    w->bar_acc_count = 0;
+    w->bar_acc_and = 1;
+    w->bar_acc_or = 0;
+    w->bar_result = 0;
+}
+
 tt_sim_stack *tt_sim_spawn_runner(tt_sim_worker *w)
 {
     tt_sim_stack *s = stack_get(w);
     tt_sim_fiber_make(s, runner_entry, w);
+    w->cur_stack = s;
+    return s;
+}
+
+tt_sim_stack *tt_sim_spawn_fiber(tt_sim_worker *w, void (*entry)(void *))
+{
+    tt_sim_stack *s = stack_get(w);
+    tt_sim_fiber_make(s, entry ? entry : runner_entry, w);
     w->cur_stack = s;
     return s;
 }
@@ -384,7 +467,7 @@ static void setup_block(tt_sim_worker *w, uint64_t b)
     w->round = 0;
     w->bar_waiting = 0;
     w->bar_mixed = 0;
-    w->epoch++;
+    tt_sim_race_block(w);
     w->blk.co_next = w->blk.co_end = NULL; /* the block's frames: tt_sim_co_alloc_slow */
 }
 
@@ -416,315 +499,6 @@ int tt_sim_take_block(tt_sim_worker *w)
     set_block_idx(w, w->blk_next, follows);
     setup_block(w, w->blk_next++);
     return 1;
-}
-
-/* ------------------------------------------------------------ worker memory
- * A worker's memory outlives its launch: a process-wide cache keeps one
- * entry per worker index, as the pool keeps the OS threads that run the
- * workers (tt_sim_launch.c) and the fiber stacks (tt_sim_fiber.c).
- * Allocated and freed per launch, the per-thread arrays (~0.7 MB a worker)
- * went back to the system every time (malloc trims the heap's top) and were
- * faulted in again by the next launch, and taking back pages that another
- * CPU touched interrupts that CPU to flush its TLB: 30-60 us a 2-thread
- * launch on the 2-core VM, a tenth of a 1M-thread vector add.  A launch
- * takes the entry of its worker index and gives it back at the end.  Arrays
- * holding fewer threads than the launch's blocks, and mappings of another
- * size, are made anew.  Given back, the shared arena's and the race shadow's
- * pages are discarded (MADV_DONTNEED: one call instead of mapping,
- * protecting and unmapping), so that every launch starts on zero pages as in
- * a new mapping: a kernel may read shared memory before writing it, and the
- * shadow's entries of old epochs must not count. */
-#define MEM_CACHED 1025 /* worker 0 runs on the caller's thread, 1.. on pool threads */
-static pthread_mutex_t mem_mu = PTHREAD_MUTEX_INITIALIZER;
-static tt_sim_worker_mem mem_cache[MEM_CACHED];
-
-static void arrays_free(tt_sim_worker_mem *m)
-{
-    free(m->threads);
-    free(m->order);
-    free(m->pos_stack);
-    free(m->cval);
-    free(m->cres);
-    free(m->csrc);
-    free(m->chain_src);
-    free(m->chain_mask);
-    free(m->chain_wait);
-    m->cap = 0;
-    m->threads = NULL;
-    m->order = NULL;
-    m->pos_stack = NULL;
-    m->cval = m->cres = NULL;
-    m->csrc = NULL;
-    m->chain_src = NULL;
-    m->chain_mask = NULL;
-    m->chain_wait = NULL;
-}
-
-/* (a probe writes a step's chain slots before anything reads them: they are
- * never zeroed, which for these sizes would cost more than a small launch) */
-static int arrays_alloc(tt_sim_worker_mem *m, uint32_t n)
-{
-    m->cap = n;
-    m->threads = aligned_alloc(64, (size_t)n * sizeof *m->threads);
-    m->order = malloc((n + PREFETCH_AHEAD) * sizeof *m->order);
-    m->pos_stack = malloc((n + 1) * sizeof *m->pos_stack);
-    m->cval = malloc(n * sizeof *m->cval);
-    m->cres = malloc(n * sizeof *m->cres);
-    m->csrc = malloc(n * sizeof *m->csrc);
-    m->chain_src = malloc((size_t)n * TT_SIM_CHAIN_SLOTS * sizeof *m->chain_src);
-    m->chain_mask = malloc((size_t)n * TT_SIM_CHAIN_SLOTS * sizeof *m->chain_mask);
-    m->chain_wait = malloc(n * sizeof *m->chain_wait);
-    if (m->threads && m->order && m->pos_stack && m->cval && m->cres && m->csrc && m->chain_src &&
-        m->chain_mask && m->chain_wait)
-        return 0;
-    arrays_free(m);
-    return -1;
-}
-
-/* Arrays for n threads, zeroed where a launch reads before it writes, as
- * if new: records, the zeros after order[n) that prefetch_ahead reads,
- * stacks by position ([n] stays NULL), collective operands, chain waits. */
-static int arrays_ready(tt_sim_worker_mem *m, uint32_t n)
-{
-    if (m->cap < n) {
-        arrays_free(m);
-        if (arrays_alloc(m, n) != 0)
-            return -1;
-    }
-    memset(m->threads, 0, n * sizeof *m->threads);
-    memset(m->order, 0, (n + PREFETCH_AHEAD) * sizeof *m->order);
-    memset(m->pos_stack, 0, (n + 1) * sizeof *m->pos_stack);
-    memset(m->cval, 0, n * sizeof *m->cval);
-    memset(m->cres, 0, n * sizeof *m->cres);
-    memset(m->csrc, 0, n * sizeof *m->csrc);
-    memset(m->chain_wait, 0, n * sizeof *m->chain_wait);
-    return 0;
-}
-
-/* A private anonymous mapping of `bytes` (zero pages) in *map, unless the
- * one there has that size already (its pages were discarded).  Returns 1
- * (new), 0 (reused) or -1 (out of memory). */
-static int map_ready(void **map, size_t *size, size_t bytes)
-{
-    if (*map && *size == bytes)
-        return 0;
-    if (*map)
-        munmap(*map, *size);
-    *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                -1, 0);
-    *size = bytes;
-    if (*map != MAP_FAILED)
-        return 1;
-    *map = NULL;
-    return -1;
-}
-
-/* Discards the pages of [p, p + bytes): they read as zeros again.  Returns
- * 0 when that worked (else the mapping must not be reused). */
-static int map_discard(void *p, size_t bytes)
-{
-    return p ? madvise(p, bytes, MADV_DONTNEED) : 0;
-}
-
-static void mem_free(tt_sim_worker_mem *m)
-{
-    arrays_free(m);
-    if (m->arena_map)
-        munmap(m->arena_map, m->arena_map_size);
-    if (m->shadow)
-        munmap(m->shadow, m->shadow_bytes);
-    memset(m, 0, sizeof *m);
-}
-
-/* Worker `index`'s cached memory (or none) */
-static void mem_take(tt_sim_worker_mem *m, int index)
-{
-    memset(m, 0, sizeof *m);
-    if (index >= MEM_CACHED)
-        return;
-    pthread_mutex_lock(&mem_mu);
-    *m = mem_cache[index];
-    memset(&mem_cache[index], 0, sizeof *m);
-    pthread_mutex_unlock(&mem_mu);
-}
-
-/* Gives worker `index`'s memory back (freed if the cache has an entry for
- * the index already: launches from two threads at once). */
-static void mem_put(tt_sim_worker_mem *m, int index)
-{
-    if (index < MEM_CACHED) {
-        pthread_mutex_lock(&mem_mu);
-        tt_sim_worker_mem *c = &mem_cache[index];
-        if (!c->cap && !c->arena_map && !c->shadow) {
-            *c = *m;
-            memset(m, 0, sizeof *m);
-        }
-        pthread_mutex_unlock(&mem_mu);
-    }
-    mem_free(m);
-}
-
-/* The shared arena, [static | dynamic | guard page]: the dynamic part ends
- * at the guard page so `extern __shared__` overflows fault; and the race
- * shadow of its words (only the words a kernel's arrays cover are ever
- * touched: a calloc would clear all of it, every launch). */
-static int worker_maps(tt_sim_worker *w)
-{
-    const tt_sim_config *cfg = w->L->cfg;
-    tt_sim_worker_mem *m = &w->mem;
-    tt_sim_block *blk = &w->blk;
-    size_t ps = (size_t)sysconf(_SC_PAGESIZE);
-    size_t dyn = (cfg->shared_bytes + 15) & ~(size_t)15;
-    size_t used = TT_SIM_STATIC_SHARED_MAX + dyn;
-    size_t body = (used + ps - 1) & ~(ps - 1);
-    int fresh = map_ready((void **)&m->arena_map, &m->arena_map_size, body + ps);
-    if (fresh < 0)
-        return -1;
-    w->arena_guard = m->arena_map + body;
-    if (fresh)
-        mprotect(w->arena_guard, ps, PROT_NONE);
-    blk->dyn_shared = w->arena_guard - dyn;
-    blk->dyn_shared_bytes = cfg->shared_bytes;
-    blk->shared = blk->dyn_shared - TT_SIM_STATIC_SHARED_MAX;
-    w->arena_bytes = TT_SIM_STATIC_SHARED_MAX + dyn;
-    if (cfg->race_check) {
-        size_t bytes = w->arena_bytes / 4 * sizeof *m->shadow;
-        if (map_ready((void **)&m->shadow, &m->shadow_bytes, bytes) < 0)
-            return -1;
-        w->shadow = m->shadow;
-    }
-    return 0;
-}
-
-int tt_sim_worker_init(tt_sim_worker *w, tt_sim_run *L, int index)
-{
-    const tt_sim_config *cfg = L->cfg;
-    const tt_sim_kernel *k = L->k;
-    memset(w, 0, sizeof *w);
-    w->L = L;
-    w->index = index;
-    w->run = L->run;
-    uint32_t n = cfg->block.x * cfg->block.y * cfg->block.z;
-    tt_sim_worker_mem *m = &w->mem;
-    mem_take(m, index);
-    if (arrays_ready(m, n) != 0 || worker_maps(w) != 0)
-        return -1;
-    w->threads = m->threads;
-    w->order = m->order;
-    w->pos_stack = m->pos_stack;
-    w->cval = m->cval;
-    w->cres = m->cres;
-    w->csrc = m->csrc;
-    w->blk.chain_src = m->chain_src;
-    w->blk.chain_mask = m->chain_mask;
-    w->blk.chain_wait = m->chain_wait;
-    size_t al = k->args_align < 64 ? 64 : k->args_align;
-    size_t asz = (k->args_size + al - 1) / al * al;
-    w->args = aligned_alloc(al, asz ? asz : al);
-    if (!w->args)
-        return -1;
-    if (k->args_copy)
-        k->args_copy(w->args, k->args);
-    else
-        memcpy(w->args, k->args, k->args_size);
-
-    tt_sim_block *blk = &w->blk;
-    blk->block_dim = cfg->block;
-    blk->grid_dim = cfg->grid;
-    blk->warp = (uint32_t)cfg->warp;
-    blk->nthreads = n;
-    blk->worker = w;
-    blk->race_check = cfg->race_check;
-    blk->co = L->co_resume != NULL;
-    blk->co_res = w->cres;
-    blk->rg_threads = w->threads;
-    blk->rg_order = L->sched == TT_SIM_SCHED_FORWARD ? NULL : w->order;
-    blk->rg_vals = w->cval;
-    w->rg_try = blk->co && cfg->regions;
-    uint32_t W = blk->warp;
-    w->nwarps = (n + W - 1) / W;
-    uint32_t bx = cfg->block.x, by = cfg->block.y;
-    uint32_t x = 0, y = 0, z = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        tt_sim_thread *t = &w->threads[i];
-        t->tid.x = x;
-        t->tid.y = y;
-        t->tid.z = z;
-        t->blk = blk;
-        t->linear = i;
-        t->lane = i % W;
-        t->warp_id = i / W;
-        t->state = TT_T_UNSTARTED;
-        if (++x == bx) {
-            x = 0;
-            if (++y == by) {
-                y = 0;
-                z++;
-            }
-        }
-    }
-    /* schedule positions (random ones are redrawn per block) */
-    int rev = L->sched == TT_SIM_SCHED_REVERSE, rnd = L->sched == TT_SIM_SCHED_RANDOM;
-    for (uint32_t i = 0; i < n; i++)
-        w->order[i] = rev ? n - 1 - i : i;
-    for (uint32_t i = 0; i < n; i++)
-        w->threads[w->order[i]].pos = i;
-    for (uint32_t i = 0; i < w->nwarps; i++) {
-        tt_sim_warp *wp = &w->warps[i];
-        wp->first = i * W;
-        wp->nlanes = n - i * W < W ? n - i * W : W;
-        wp->pos_first = rnd ? UINT32_MAX : rev ? n - wp->first - wp->nlanes : wp->first;
-    }
-    return 0;
-}
-
-void tt_sim_worker_fini(tt_sim_worker *w)
-{
-    if (!w->L)
-        return; /* never initialised (an earlier worker's init failed) */
-    if (w->args && w->L->k->args_destroy)
-        w->L->k->args_destroy(w->args);
-    free(w->args);
-    tt_sim_co_fini(w);
-    tt_sim_stack_pool_put(w->all_stacks, w->nstacks, w->L->cfg->stack_size);
-    free(w->all_stacks);
-    tt_sim_worker_mem *m = &w->mem;
-    size_t ps = (size_t)sysconf(_SC_PAGESIZE);
-    if (map_discard(m->arena_map, m->arena_map_size - ps) != 0 ||
-        map_discard(w->shadow, m->shadow_bytes) != 0)
-        mem_free(m);
-    mem_put(m, w->index);
-}
-
-void tt_sim_worker_run(tt_sim_worker *w)
-{
-    tt_sim_run *L = w->L;
-    tt_sim_stack_init_os(&w->os_stack);
-    tt_sim_self_worker = w;
-    tt_sim_blk = &w->blk;
-    tt_sim_chain_probe_rec = NULL;
-    if (sigsetjmp(w->escape, 1)) {
-        /* an error escaped from a fiber or a signal handler */
-        w->in_kernel = 0;
-        w->batch = 0;
-        tt_sim_cur = NULL;
-        tt_sim_chain_probe_rec = NULL; /* a lane may have failed while probing */
-        stacks_reset(w);
-        atomic_store(&L->abort, 1);
-        tt_sim_self_worker = NULL;
-        return;
-    }
-    /* the blocks run on runner fibers, one after the other (tt_sim_take_block);
-     * the OS stack is back here when none is left */
-    w->in_kernel = 1;
-    if (tt_sim_take_block(w)) {
-        tt_sim_stack *s = stack_get(w);
-        tt_sim_fiber_make(s, w->blk.co ? tt_sim_co_runner : runner_entry, w);
-        w->cur_stack = s;
-        tt_sim_fiber_switch(&w->os_stack, s, 0);
-    }
-    w->in_kernel = 0;
-    tt_sim_self_worker = NULL;
 }
 
 /* ------------------------------------------------------------ site interning

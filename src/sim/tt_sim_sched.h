@@ -75,15 +75,16 @@ const char *tt_sim_thread_str(const tt_sim_thread *t, char *buf, size_t n);
 void tt_sim_append_waiters(tt_sim_worker *w, char *msg, size_t cap);
 
 /* A kernel running as coroutines reached a blocking call its preparation
- * did not turn into an await (tt_sim_co.c): fails the launch with
+ * did not turn into an await (tt_sim_sched.c): fails the launch with
  * TT_SIM_ERR_NEEDS_FIBERS. */
 __attribute__((noinline, cold, noreturn)) void tt_sim_co_needs_fibers(tt_sim_worker *w,
                                                                       const tt_sim_site *site);
 
-/* Every live thread waits at the barrier: releases them all (tt_sim_barrier.c). */
+/* Every live thread waits at the barrier: releases them all (tt_sim_barrier.c;
+ * the core reaches it through w->sync). */
 void tt_sim_release_barrier(tt_sim_worker *w);
 
-/* Leaves round mode (tt_sim_barrier.c), the thread at schedule position `cur`
+/* Leaves round mode (tt_sim_sched.c), the thread at schedule position `cur`
  * running: rebuilds the state round mode does not keep.  Every path other
  * than round mode's barrier calls it before it looks at thread states. */
 void tt_sim_round_leave(tt_sim_worker *w, uint32_t cur);
@@ -91,6 +92,11 @@ void tt_sim_round_leave(tt_sim_worker *w, uint32_t cur);
 /* A new runner fiber, made the running fiber, to start the next unstarted
  * thread on (tt_sim_sched.c); the caller switches to its stack. */
 tt_sim_stack *tt_sim_spawn_runner(tt_sim_worker *w);
+/* A fresh fiber running entry(w) (NULL: the fiber block loop) as the worker's
+ * current stack (tt_sim_worker.c starts a launch's first block on it). */
+tt_sim_stack *tt_sim_spawn_fiber(tt_sim_worker *w, void (*entry)(void *));
+/* After an escape every fiber of the block is abandoned: all stacks are free. */
+void tt_sim_stacks_reset(tt_sim_worker *w);
 
 /* Runs other threads until `self` is released (tt_sim_sched.c). */
 void tt_sim_block_and_schedule(tt_sim_worker *w, tt_sim_thread *self);
@@ -120,9 +126,9 @@ static inline void thread_exit(tt_sim_worker *w, tt_sim_thread *t)
     w->live--;
     wp->live--;
     if (wp->live && wp->blocked == wp->live && wp->ncoll)
-        tt_sim_resolve_warp(w, wp);
+        w->sync->resolve_warp(w, wp);
     if (w->bar_waiting && w->bar_waiting == w->live)
-        tt_sim_release_barrier(w);
+        w->sync->release_barrier(w);
 }
 
 /* First released position in [from, to), or `to`. */

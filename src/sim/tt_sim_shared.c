@@ -6,12 +6,13 @@
  * This registry is the one process-wide mutable table of the runtime; it is
  * append-only and guarded by a mutex.
  *
- * Race check: one shadow entry per 4 arena bytes records the last writer and
- * reader(s) in the current epoch.  The worker's epoch advances at every
- * barrier and block start, so entries from earlier intervals read as empty
- * without clearing.  Two accesses by different threads in one interval race
- * unless both are reads, or both threads are in one warp and that warp passed
- * a collective or __syncwarp in between.
+ * Race check: one shadow entry per 4 arena bytes records the last write and
+ * a summary of the reads since it, as stamps of the threads' intervals
+ * (below).  The interval count advances at every barrier and block start, so
+ * entries from earlier intervals read as empty without clearing.  Two
+ * accesses by different threads in one barrier interval race unless both are
+ * reads, or both threads are in one warp and that warp passed a collective or
+ * __syncwarp in between.
  */
 #define _GNU_SOURCE 1
 #include "tt_sim_internal.h"
@@ -94,11 +95,26 @@ void tt_sim_shared_oob(const tt_sim_site *site, const char *name, long long inde
                 extent);
 }
 
-static int synced(const tt_sim_worker *w, uint32_t other_warp, uint32_t recorded,
-                  const tt_sim_thread *me)
-{
-    return other_warp == me->warp_id && w->warps[me->warp_id].epoch != recorded;
-}
+/* ---------------------------------------------------------------- race check
+ * Stamps (tt_sim_device.h): an access in interval ival by thread x is
+ * ordered after an earlier one by y in the same barrier interval only when
+ * x == y, or both are lanes of one warp and that warp's ival changed in
+ * between (a collective or __syncwarp completed).  Per word the shadow
+ * keeps the last write's stamp and a summary of the reads since it: none,
+ * one thread (its stamp), GROUP (several lanes of one warp in one ival) or
+ * SAT (lanes of several warps: any write races with one of them).  Only the
+ * reads of the latest ival of a warp are kept: the warp's earlier ones are
+ * ordered before whatever that warp does next, and any other warp's access
+ * races with the latest one as much as with them.  The shims decide the
+ * common cases inline (tt_sim_common.hpp, race_read/race_write) and call
+ * tt_sim_shared_access/_store for the rest; both give the same answers as
+ * the code below. */
+#define CODE(s) ((uint32_t)((s) & 0xFFFF))
+#define IVAL(s) ((s) >> 16)
+#define IVAL_WARP(iv) ((uint32_t)((iv) & ((1u << TT_SIM_RACE_WARP_BITS) - 1)))
+
+_Static_assert(TT_SIM_MAX_WARPS <= (1 << TT_SIM_RACE_WARP_BITS), "warp ids fit an ival");
+_Static_assert(TT_SIM_MAX_THREADS < TT_SIM_RACE_GROUP, "thread codes stay below GROUP");
 
 static void report(tt_sim_worker *w, const tt_sim_thread *me, size_t off, int my_write,
                    const tt_sim_site *site, uint32_t other, int other_write, void *myip,
@@ -146,13 +162,54 @@ static int same_value_store(tt_sim_worker *w, const tt_sim_thread *me, uint32_t 
              "lanes of a warp store the same value to %s (declared at %s:%d) with no "
              "barrier between them: not a race (each store writes what the others wrote)",
              what, site->file, site->line);
-    (void)me;
     tt_sim_note(w->L, "note", text);
     return 1;
 }
 
-static inline __attribute__((always_inline)) void shadow_access(const void *addr, size_t size, int is_write, const void *val,
-                   const tt_sim_site *site, void *ip)
+/* Whether the earlier access with stamp s (a thread's, not a read summary) is
+ * ordered before the access of thread `me` with stamp m. */
+static int ordered(uint64_t s, uint64_t m, uint64_t base)
+{
+    if (s < base || CODE(s) == CODE(m))
+        return 1;
+    return IVAL_WARP(IVAL(s)) == IVAL_WARP(IVAL(m)) && IVAL(s) != IVAL(m);
+}
+
+/* The reads summarised by r are all ordered before an access with stamp m. */
+static int reads_ordered(uint64_t r, uint64_t m, uint64_t base)
+{
+    if (r < base || r == m)
+        return 1;
+    if (CODE(r) == TT_SIM_RACE_SAT)
+        return 0;
+    if (IVAL(r) == IVAL(m)) /* one warp, one interval: only my own reads are */
+        return CODE(r) == CODE(m);
+    return IVAL_WARP(IVAL(r)) == IVAL_WARP(IVAL(m)); /* an earlier ival of my warp */
+}
+
+/* The reads summarised by r, and a read with stamp m. */
+static uint64_t reads_add(uint64_t r, uint64_t m, uint64_t base, int *first)
+{
+    *first = 0;
+    if (r < base || (IVAL(r) != IVAL(m) && IVAL_WARP(IVAL(r)) == IVAL_WARP(IVAL(m)))) {
+        *first = 1; /* none, or only ones ordered before everything this warp does now */
+        return m;
+    }
+    if (r == m || CODE(r) == TT_SIM_RACE_SAT)
+        return r;
+    if (IVAL(r) == IVAL(m))
+        return (m & ~(uint64_t)0xFFFF) | TT_SIM_RACE_GROUP;
+    return (base & ~(uint64_t)0xFFFF) | TT_SIM_RACE_SAT;
+}
+
+static uint32_t code_thread(uint64_t s)
+{
+    uint32_t c = CODE(s);
+    return c && c < TT_SIM_RACE_GROUP ? c - 1 : 0xFFFFFFFFu;
+}
+
+static void shadow_access(const void *addr, size_t size, int is_write, const void *val,
+                          const tt_sim_site *site, void *ip)
 {
     tt_sim_thread *t = tt_sim_cur;
     if (!t)
@@ -163,39 +220,27 @@ static inline __attribute__((always_inline)) void shadow_access(const void *addr
     size_t off = (size_t)((const char *)addr - w->blk.shared);
     if (off >= w->arena_bytes || size == 0)
         return;
-    uint16_t me = (uint16_t)(t->linear + 1);
-    uint32_t wep = w->warps[t->warp_id].epoch;
+    uint64_t m = (w->blk.race_ival[t->warp_id] << 16) | (t->linear + 1), base = w->blk.race_base;
     size_t last = (off + size - 1) / 4;
     if (last >= w->arena_bytes / 4)
         last = w->arena_bytes / 4 - 1;
     for (size_t i = off / 4; i <= last; i++) {
-        tt_sim_shadow *e = &w->shadow[i];
-        if (e->epoch != w->epoch) {
-            memset(e, 0, sizeof *e);
-            e->epoch = w->epoch;
-        }
-        if (e->writer && e->writer != me &&
-            !synced(w, (uint32_t)(e->writer - 1) / w->blk.warp, e->wwepoch, t) &&
-            !(is_write && same_value_store(w, t, e->writer - 1u, addr, size, val, i * 4, site)))
-            report(w, t, i * 4, is_write, site, e->writer - 1u, 1, ip, e->wip);
+        tt_sim_rword *e = &w->shadow[i];
+        uintptr_t *eip = &w->blk.race_ip[2 * i];
+        if (!ordered(e->w, m, base) &&
+            !(is_write && same_value_store(w, t, code_thread(e->w), addr, size, val, i * 4, site)))
+            report(w, t, i * 4, is_write, site, code_thread(e->w), 1, ip, (void *)eip[0]);
         if (is_write) {
-            if (e->reader && e->reader != me &&
-                (e->rwarp == 0xFFFF || !synced(w, e->rwarp, e->rwepoch, t)))
-                report(w, t, i * 4, 1, site, e->reader == 0xFFFF ? 0xFFFFFFFFu : e->reader - 1u,
-                       0, ip, e->rip);
-            e->writer = me;
-            e->wwepoch = wep;
-            e->wip = ip;
-            e->reader = 0;
-        } else if (!e->reader || e->reader == me) {
-            e->reader = me;
-            e->rwarp = (uint16_t)t->warp_id;
-            e->rwepoch = wep;
-            e->rip = ip;
+            if (!reads_ordered(e->r, m, base))
+                report(w, t, i * 4, 1, site, code_thread(e->r), 0, ip, (void *)eip[1]);
+            e->w = m;
+            e->r = 0;
+            eip[0] = (uintptr_t)ip;
         } else {
-            e->reader = 0xFFFF;
-            if (e->rwarp != t->warp_id)
-                e->rwarp = 0xFFFF;
+            int first;
+            e->r = reads_add(e->r, m, base, &first);
+            if (first)
+                eip[1] = (uintptr_t)ip;
         }
     }
 }
@@ -208,6 +253,12 @@ void tt_sim_shared_access(const void *addr, size_t size, int is_write, const tt_
 void tt_sim_shared_store(const void *addr, size_t size, const void *val, const tt_sim_site *site)
 {
     shadow_access(addr, size, 1, val, site, __builtin_return_address(0));
+}
+
+void tt_sim_race_slow(const void *addr, size_t size, int is_write, const void *val,
+                      const tt_sim_site *site, void *ip)
+{
+    shadow_access(addr, size, is_write, val, site, ip);
 }
 
 void tt_sim_note(tt_sim_run *L, const char *kind, const char *text)

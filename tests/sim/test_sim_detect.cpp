@@ -446,6 +446,47 @@ Test(detect, same_value_stores_by_one_warp_are_a_note)
     tt_sim_free(out);
 }
 
+// The summaries of reads and the warp intervals that the inline checks and
+// the runtime share (tt_sim_shared.c): several readers of one warp, readers
+// of two warps, a write ordered by __syncwarp; in every schedule.
+Test(detect, race_summaries_of_reads_and_warp_syncs)
+{
+    float *out = (float *)tt_sim_alloc(64 * sizeof(float));
+    tt_sim_config cfg = sim_cfg(1, 64, 32);
+    tt_sim_schedule order[] = {TT_SIM_SCHED_FORWARD, TT_SIM_SCHED_REVERSE, TT_SIM_SCHED_RANDOM};
+    for (tt_sim_schedule o : order) {
+        cfg.schedules[0] = o;
+        cfg.nschedules = 1;
+        tt_sim_result r = TT_SIM_LAUNCH(warp_reads_then_write, cfg, out, 0);
+        // forward: lane 5's write meets lanes 0-4's reads; otherwise lanes
+        // may read after it (the race is then at their read)
+        if (o == TT_SIM_SCHED_FORWARD) {
+            cr_assert_eq(r.status, TT_SIM_ERR_RACE, "%s", r.message);
+            expect_line(r, "LINE_GROUP_W");
+            cr_expect(strstr(r.message, "by several threads") != NULL, "%s", r.message);
+        } else {
+            cr_assert_eq(r.status, TT_SIM_ERR_RACE, "sched %d: %s", (int)o, r.message);
+        }
+        r = TT_SIM_LAUNCH(warp_reads_then_write, cfg, out, 1);
+        cr_assert_eq(r.status, TT_SIM_OK, "sched %d: %s", (int)o, r.message);
+        cr_expect_eq(out[0], 2.0f);
+        r = TT_SIM_LAUNCH(two_warps_read_then_write, cfg, out);
+        cr_assert_eq(r.status, TT_SIM_ERR_RACE, "sched %d: %s", (int)o, r.message);
+        r = TT_SIM_LAUNCH(write_sync_then_other_lane, cfg, out, 1);
+        cr_assert_eq(r.status, TT_SIM_OK, "sched %d: %s", (int)o, r.message);
+        cr_expect_eq(out[0], 6.0f);
+        r = TT_SIM_LAUNCH(write_sync_then_other_lane, cfg, out, 0);
+        cr_assert_eq(r.status, TT_SIM_ERR_RACE, "sched %d: %s", (int)o, r.message);
+        if (o == TT_SIM_SCHED_FORWARD) // (reversed, lane 3's store meets lane 9's)
+            expect_line(r, "LINE_SYNCWARP_RW");
+    }
+    cfg.schedules[0] = TT_SIM_SCHED_FORWARD;
+    tt_sim_result r = TT_SIM_LAUNCH(two_warps_read_then_write, cfg, out);
+    expect_line(r, "LINE_SAT_W");
+    cr_expect(strstr(r.message, "by several threads") != NULL, "%s", r.message);
+    tt_sim_free(out);
+}
+
 Test(detect, poisoned_shuffle_that_reaches_an_output_fails)
 {
     float *in = (float *)tt_sim_alloc(48 * sizeof(float));

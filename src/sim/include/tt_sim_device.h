@@ -50,6 +50,15 @@ enum { TT_SIM_BAR_PLAIN = 0, TT_SIM_BAR_COUNT, TT_SIM_BAR_AND, TT_SIM_BAR_OR };
 
 struct tt_sim_block;
 
+/* Runtime calls from kernel code never throw (a failure escapes by
+ * longjmp): said to C++, so that kernel code around them needs no cleanup
+ * paths (which would keep a region kernel's locals in memory). */
+#if defined(__cplusplus) && defined(__GNUC__)
+#define TT_SIM_NOTHROW __attribute__((nothrow))
+#else
+#define TT_SIM_NOTHROW
+#endif
+
 typedef struct tt_sim_thread {
     /* first cache line: everything the barrier / collective fast paths touch */
     tt_sim_dim3 tid;             /* threadIdx */
@@ -73,6 +82,27 @@ typedef struct tt_sim_thread {
     int result_pred;
     char reserved_[56];
 } tt_sim_thread;
+
+/* Race shadow of 4 bytes of shared memory: stamps of the last write and of
+ * the reads since it, in the current barrier interval (below: what
+ * a stamp is; the shims check the common cases inline). */
+typedef struct tt_sim_rword {
+    uint64_t w;
+    uint64_t r;
+} tt_sim_rword;
+
+/* A stamp is (ival << 16) | code.  ival names a thread's interval: (count <<
+ * TT_SIM_RACE_WARP_BITS) | warp, count growing at every block start, barrier
+ * and (for one warp) completed collective, so that equal ivals mean one warp
+ * between two of its syncs, and an ival below the block's race_base >> 16 an
+ * earlier barrier interval (stale: no entry to clear).  code: the thread
+ * (linear id + 1), or for reads GROUP (several lanes of the ival's warp in
+ * that interval) or SAT (lanes of several warps since the barrier).  0 is no
+ * access. */
+#define TT_SIM_RACE_WARP_BITS 5
+#define TT_SIM_RACE_MAX_WARPS 32
+#define TT_SIM_RACE_GROUP 0x8000u
+#define TT_SIM_RACE_SAT 0xFFFFu
 
 typedef struct tt_sim_block {
     tt_sim_dim3 block_idx;
@@ -103,6 +133,16 @@ typedef struct tt_sim_block {
     const uint32_t *rg_order;    /* linear id by schedule position; NULL:
                                     forward (the identity) */
     uint64_t *rg_vals;           /* chain values by linear id */
+    /* race check (runtime-private): the shadow of the arena's words (NULL
+     * when off), where each word's last access is recorded (2 per word:
+     * write, read), and the stamp of the current barrier interval's start */
+    tt_sim_rword *race_shadow;
+    uintptr_t *race_ip;          /* (integers: stores of them clobber no pointer) */
+    uint64_t race_base;
+    /* each warp's current interval (a thread's stamp is
+     * (race_ival[warp_id] << 16) | (linear + 1)): kept per warp, so that a
+     * barrier renews 32 words at most, not a cache line per thread */
+    uint64_t race_ival[TT_SIM_RACE_MAX_WARPS];
 } tt_sim_block;
 
 /* The GPU thread running on this OS thread, a copy of its threadIdx (so that
@@ -236,17 +276,23 @@ size_t tt_sim_shared_register(const char *file, int line, const char *name,
 
 /* Shadow check of one instrumented shared access (race detection). */
 void tt_sim_shared_access(const void *addr, size_t size, int is_write,
-                          const tt_sim_site *site);
+                          const tt_sim_site *site) TT_SIM_NOTHROW;
 
 /* The same for a plain store of the size bytes at val: a store that conflicts only
  * with a store of the same bytes by a lane of the same warp is no race (CUDA's
  * memory model: such lanes write one value) and becomes a note of the launch. */
 void tt_sim_shared_store(const void *addr, size_t size, const void *val,
-                         const tt_sim_site *site);
+                         const tt_sim_site *site) TT_SIM_NOTHROW;
+
+/* The same check for kernel code whose access is at code address ip, with
+ * val NULL or the stored bytes.  On x86-64 the shims reach it through
+ * tt_sim_race_call (tt_sim_race_x86_64.S), which keeps every register. */
+void tt_sim_race_slow(const void *addr, size_t size, int is_write, const void *val,
+                      const tt_sim_site *site, void *ip) TT_SIM_NOTHROW;
 
 /* Index check of an instrumented __shared__ array (OOB). */
 void tt_sim_shared_oob(const tt_sim_site *site, const char *name, long long index,
-                       long long extent);
+                       long long extent) TT_SIM_NOTHROW;
 
 /* Fails the launch from kernel code (__trap, assert, invalid mask, PTX, ...). */
 void tt_sim_fail(tt_sim_status status, const char *file, int line, const char *fmt, ...)

@@ -41,6 +41,19 @@ template <class T> inline T *rg_alloc()
     return reinterpret_cast<T *>((p + a - 1) & ~std::uintptr_t(a - 1));
 }
 
+// A kept local's copy for one loop over the threads (tt_sim_prep_rg.c,
+// copyable): read from the thread's element, written back when the loop's
+// body ends however it ends.  A local copy the compiler can keep in a
+// register; the element itself lives in memory across every call.
+template <class T> struct rg_local {
+    T *home;
+    T v;
+    __attribute__((always_inline)) explicit rg_local(T &h) : home(&h), v(h) {}
+    __attribute__((always_inline)) ~rg_local() { *home = v; }
+    rg_local(const rg_local &) = delete;
+    rg_local &operator=(const rg_local &) = delete;
+};
+
 // A flag per thread, all clear.
 inline bool *rg_exits()
 {

@@ -280,6 +280,53 @@ __global__ void cross_warp_same_value(float *out)
     out[threadIdx.x] = s[0];
 }
 
+// The race check's read summaries (tt_sim_shared.c): lanes of one warp that
+// read a word, then one of them writes it with no sync between: a race with
+// the other readers; after a __syncwarp, none.
+__global__ void warp_reads_then_write(float *out, int sync)
+{
+    __shared__ float s[64];
+    s[threadIdx.x] = 1.0f;
+    __syncthreads();
+    float v = s[threadIdx.x / 32 * 32]; // (warp 1 reads s[32])
+    if (sync)
+        __syncwarp();
+    if (threadIdx.x == 5)
+        s[0] = v + 1.0f;  // LINE_GROUP_W
+    __syncthreads();
+    out[threadIdx.x] = s[threadIdx.x];
+}
+
+// Readers of two warps, then a write by a lane of the second: a race with
+// the first warp's reads, __syncwarp or not.
+__global__ void two_warps_read_then_write(float *out)
+{
+    __shared__ float s[64];
+    s[threadIdx.x] = 1.0f;
+    __syncthreads();
+    float v = s[0];
+    __syncwarp();
+    if (threadIdx.x == 40)
+        s[0] = v + 1.0f;  // LINE_SAT_W
+    __syncthreads();
+    out[threadIdx.x] = s[threadIdx.x];
+}
+
+// A lane writes, the warp syncs, another lane reads and writes the word:
+// ordered by the __syncwarp; without it, a race at the read.
+__global__ void write_sync_then_other_lane(float *out, int sync)
+{
+    __shared__ float s[64];
+    if (threadIdx.x == 3)
+        s[7] = 2.0f;
+    if (sync)
+        __syncwarp();
+    if (threadIdx.x == 9)
+        s[7] = s[7] * 3.0f;  // LINE_SYNCWARP_RW
+    __syncthreads();
+    out[threadIdx.x] = s[7];
+}
+
 // 48 threads: lanes 0-15 of warp 1 read lanes 16-31, which do not exist.
 __global__ void poison_reaches_output(const float *in, float *out)
 {
