@@ -1,0 +1,29 @@
+# pitfall: `acc * alpha` undotted: Julia's `*` of two tiles is a matrix product, and (TL, D) times (TL, 1) has no such product, so the real compiler rejects it; expect: BUILD-FAIL
+# layout: logical
+# cuTile.jl translation of attention.py: Q, K, V, O are (heads, L, D) as in Python; each
+# block owns TL queries of one head and streams keys and values with an online softmax.
+import cuTile as ct
+
+function attention(Q::ct.TileArray{T,3}, K::ct.TileArray{T,3}, V::ct.TileArray{T,3}, O::ct.TileArray{T,3},
+                   scale::Float32, TL::Int, TD::Int) where {T}
+    qi = ct.bid(1)
+    h = ct.bid(2)
+    q = reshape(ct.load(Q; index=(h, qi, 1), shape=(1, TL, TD), padding_mode=ct.PaddingMode.Zero), (TL, TD))
+    m = fill(-Inf32, (TL, 1))
+    l = zeros(Float32, (TL, 1))
+    acc = zeros(Float32, (TL, TD))
+    for j in 1:ct.num_tiles(K, 2, (1, TL, TD))
+        k = reshape(ct.load(K; index=(h, j, 1), shape=(1, TL, TD), padding_mode=ct.PaddingMode.Zero), (TL, TD))
+        v = reshape(ct.load(V; index=(h, j, 1), shape=(1, TL, TD), padding_mode=ct.PaddingMode.Zero), (TL, TD))
+        s = muladd(q, transpose(k), zeros(Float32, (TL, TL))) * scale
+        m_new = max.(m, maximum(s; dims=2))
+        p = exp.(s .- m_new)
+        alpha = exp.(m .- m_new)
+        l = l .* alpha .+ sum(p; dims=2)
+        acc = muladd(convert(ct.Tile{T}, p), v, acc * alpha)
+        m = m_new
+    end
+    out = convert(ct.Tile{T}, acc ./ l)
+    ct.store(O; index=(h, qi, 1), tile=reshape(out, (1, TL, TD)))
+    return
+end
