@@ -567,6 +567,11 @@ static void emit_signature(pj *p, TSNode def, bool kernel, pj_kernel *k) {
       if (jt) v->sh.rank = 0;
     } else if (kernel && v->is_array && arr_t) {
       jt = tt_xstrdup(arr_t);
+    } else if (kernel && !v->is_array) {
+      /* A kernel takes arrays and scalars, never tiles: a parameter no load, store or
+       * gather uses as an array is a scalar (LayerNorm's `eps`), so `x + eps` keeps
+       * x's shape and later broadcasts are aligned. */
+      v->sh.rank = 0;
     }
     k->is_const[k->n_params++] = is_const;
     tt_buf_printf(&b, "%s%s%s%s", i ? ", " : "", pn, jt ? "::" : "", jt ? jt : "");
