@@ -39,22 +39,37 @@ static top_def *find_def(reach *r, const char *name, uint32_t len) {
   return r->n_defs ? bsearch(&key, r->defs, r->n_defs, sizeof *r->defs, def_cmp) : NULL;
 }
 
-/* The definition a top-level statement makes (function or class), else a null node. */
-static TSNode definition_of(TSNode n) {
+/* The name a top-level statement defines: a function, a class, or one variable
+ * (`x = ...`, `x: T = ...`); else a null node. */
+static TSNode defined_name(TSNode n) {
+  TSNode none = {0};
   if (!strcmp(ts_node_type(n), "decorated_definition")) n = ts_node_child_by_field_name(n, "definition", 10);
-  if (ts_node_is_null(n)) return n;
+  if (ts_node_is_null(n)) return none;
   const char *t = ts_node_type(n);
-  if (strcmp(t, "function_definition") && strcmp(t, "class_definition")) {
-    TSNode none = {0};
-    return none;
+  if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition")) return ts_node_child_by_field_name(n, "name", 4);
+  if (!strcmp(t, "expression_statement") && ts_node_named_child_count(n) == 1) {
+    TSNode a = ts_node_named_child(n, 0);
+    if (strcmp(ts_node_type(a), "assignment")) return none;
+    TSNode left = ts_node_child_by_field_name(a, "left", 4);
+    if (!ts_node_is_null(left) && !strcmp(ts_node_type(left), "identifier")) return left;
   }
-  return n;
+  return none;
 }
 
-static void mark(reach *r, top_def *d) {
-  if (!d || d->reached) return;
+static void mark_one(reach *r, top_def *d) {
+  if (d->reached) return;
   d->reached = true;
   r->work[r->n_work++] = (size_t)(d - r->defs);
+}
+
+/* Marks every statement that defines d's name (a name bound twice has two entries,
+ * adjacent in the sorted array). */
+static void mark(reach *r, top_def *d) {
+  if (!d || d->reached) return;
+  top_def *lo = d, *hi = d, *end = r->defs + r->n_defs;
+  while (lo > r->defs && !def_cmp(lo - 1, d)) lo--;
+  while (hi + 1 < end && !def_cmp(hi + 1, d)) hi++;
+  for (top_def *x = lo; x <= hi; x++) mark_one(r, x);
 }
 
 /* Every identifier in a reached definition that names a top-level definition reaches
@@ -80,14 +95,14 @@ static TSNode top_statement_at(TSNode root, uint32_t at) {
 }
 
 /* Whether an error at byte `at` is in code the kernel runs: a reached definition, or a
- * module-level statement other than a definition or an `if` block (a script's main). */
+ * module-level statement that defines no name (other than an `if` block: a script's
+ * main). A module-level variable counts where the kernel reads it, as a function does. */
 static bool blocks(reach *r, TSNode root, uint32_t at) {
   TSNode top = top_statement_at(root, at);
   if (ts_node_is_null(top)) return true;
   if (!strcmp(ts_node_type(top), "if_statement")) return false;
-  TSNode def = definition_of(top);
-  if (ts_node_is_null(def)) return true;
-  TSNode name = ts_node_child_by_field_name(def, "name", 4);
+  TSNode name = defined_name(top);
+  if (ts_node_is_null(name)) return true;
   uint32_t a = ts_node_start_byte(name), b = ts_node_end_byte(name);
   top_def *d = find_def(r, r->src->text + a, b - a);
   return !d || d->reached;
@@ -106,9 +121,7 @@ const tt_pj_finding *tt_pj_first_error_for(const tt_source *src, const tt_pj_res
   uint32_t n = ts_node_named_child_count(root);
   reach r = {.src = src, .defs = calloc(n ? n : 1, sizeof *r.defs), .work = calloc(n ? n : 1, sizeof(size_t))};
   for (uint32_t i = 0; i < n; i++) {
-    TSNode top = ts_node_named_child(root, i), def = definition_of(top);
-    if (ts_node_is_null(def)) continue;
-    TSNode name = ts_node_child_by_field_name(def, "name", 4);
+    TSNode top = ts_node_named_child(root, i), name = defined_name(top);
     if (ts_node_is_null(name)) continue;
     uint32_t a = ts_node_start_byte(name), b = ts_node_end_byte(name);
     r.defs[r.n_defs++] = (top_def){src->text + a, b - a, top, false};
