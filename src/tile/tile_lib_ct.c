@@ -9,7 +9,7 @@
 #include "tile/tile_eval.h"
 #include "tile/tile_lib.h"
 
-enum { MOD_CT, MOD_PADDING, MOD_ROUNDING, MOD_TORCH };
+enum { MOD_CT, MOD_PADDING, MOD_ROUNDING, MOD_TORCH, MOD_MATH };
 enum { ENUM_PADDING = 1, ENUM_ROUNDING };
 enum { PAD_UNDETERMINED, PAD_ZERO, PAD_NEG_ZERO, PAD_NAN, PAD_POS_INF, PAD_NEG_INF };
 
@@ -549,7 +549,19 @@ static int ct_module_for_import(const char *dotted, uint32_t len) {
   if (tt_ev_name_is(dotted, len, "cuda.tile.PaddingMode")) return MOD_PADDING;
   if (tt_ev_name_is(dotted, len, "cuda.tile.RoundingMode")) return MOD_ROUNDING;
   /* kernels may name torch's dtypes (ct.arange(n, dtype=torch.int32)); nothing else of torch */
-  return tt_ev_name_is(dotted, len, "torch") ? MOD_TORCH : -1;
+  if (tt_ev_name_is(dotted, len, "torch")) return MOD_TORCH;
+  return tt_ev_name_is(dotted, len, "math") ? MOD_MATH : -1; /* its constants: -math.inf paddings */
+}
+
+static bool math_constant(const char *name, uint32_t len, tt_val *out) {
+  static const struct { const char *name; double v; } k[] = {
+    {"inf", INFINITY}, {"nan", NAN}, {"pi", 3.14159265358979323846}, {"e", 2.71828182845904523536}};
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+    if (tt_ev_name_is(name, len, k[i].name)) {
+      *out = tt_v_float(k[i].v);
+      return true;
+    }
+  return false;
 }
 
 static bool enum_attr(const char *const *names, int n, int type, const char *name, uint32_t len, tt_val *out) {
@@ -575,6 +587,7 @@ static bool ct_module_attr(tt_interp *I, int mod, const char *name, uint32_t len
   if (mod == MOD_ROUNDING)
     return enum_attr(rounding_names, (int)(sizeof rounding_names / sizeof *rounding_names), ENUM_ROUNDING, name, len, out);
   if (mod == MOD_TORCH) return find_dtype(name, len, out);
+  if (mod == MOD_MATH) return math_constant(name, len, out);
   if (tt_ev_name_is(name, len, "PaddingMode") || tt_ev_name_is(name, len, "RoundingMode")) {
     *out = (tt_val){.k = TV_MODULE, .u.mod = name[0] == 'P' ? MOD_PADDING : MOD_ROUNDING};
     return true;
