@@ -38,7 +38,7 @@ void pj_shape_free(pj_shape *s) {
 }
 
 pj_shape pj_shape_copy(const pj_shape *s) {
-  pj_shape r = {.rank = s->rank};
+  pj_shape r = {.rank = s->rank, .tile0 = s->tile0};
   for (int i = 0; i < s->rank && i < PJ_MAX_RANK; i++) r.dims[i] = tt_xstrdup(s->dims[i]);
   return r;
 }
@@ -204,7 +204,7 @@ static void augmented(pj *p, TSNode n) {
   }
   /* x op= y is x = x op y: reuse the binary translation through a synthetic view. */
   pj_ex l = pj_expr(p, left), r = pj_expr(p, right);
-  bool scalar = l.sh.rank == 0 && r.sh.rank == 0;
+  bool scalar = pj_shape_is_number(&l.sh) && pj_shape_is_number(&r.sh);
   const char *jop = tt_pj_map_str(p->map, scalar ? "scalar_operators" : "operators", op);
   if (!jop) jop = op;
   char *name = pj_text(p, left);
