@@ -390,6 +390,11 @@ static tt_val eval(tt_interp *I, tt_frame *f, TSNode n) {
     tt_v_drop(&x);
     return r;
   }
+  if (!strcmp(t, "operator")) {
+    uint32_t ol;
+    const char *os = tt_ev_node_text(I, n, &ol);
+    if (tt_ev_name_is(os, ol, ":")) return (tt_val){.k = TV_ENUM, .u.en = {TT_JL_ENUM_COLON, 0}};
+  }
   if (!strcmp(t, "ternary_expression")) {
     tt_val c = eval(I, f, ts_node_named_child(n, 0));
     bool b = tt_v_truthy(I, n, &c);

@@ -634,7 +634,8 @@ static tt_val dot_ifelse(tt_interp *I, tt_args *a) {
   return checked(I, a->call, r, &e);
 }
 
-/* sum(x; dims=d) keeps d with size 1 (dims may be a tuple); sum(x) reduces all to a 0-d tile */
+/* sum(x; dims=d) keeps d with size 1 (dims may be a tuple); sum(x) reduces all to a 0-d
+ * tile; sum(x; dims=:) to a number, as cuTile.jl's reduce_tiles(::Colon) does (to_scalar) */
 static tt_val reduce(tt_interp *I, tt_args *a, tt_redop op, const char *fn) {
   static const char *const kw[] = {"dims", "init", NULL};
   tt_args_check(I, a, fn, kw, 1);
@@ -643,7 +644,8 @@ static tt_val reduce(tt_interp *I, tt_args *a, tt_redop op, const char *fn) {
   if (tt_arg(a, -1, "init")) tt_ev_fail(I, a->call, "%s(...; init=...) is not supported by the tile interpreter", fn);
   bool axes[TT_TILE_MAX_DIMS] = {false};
   TSNode dn = tt_arg_node(a, -1, "dims");
-  if (!dv) {
+  bool colon = dv && dv->k == TV_ENUM && dv->u.en.type == TT_JL_ENUM_COLON;
+  if (!dv || colon) {
     for (int i = 0; i < t->ndim; i++) axes[i] = true;
   } else if (dv->k == TV_TUPLE) {
     for (int i = 0; i < dv->u.tu->n; i++) axes[dim_of(I, dn, &dv->u.tu->items[i], t->ndim)] = true;
@@ -653,13 +655,16 @@ static tt_val reduce(tt_interp *I, tt_args *a, tt_redop op, const char *fn) {
   for (int ax = t->ndim - 1; ax >= 0; ax--) {
     if (!axes[ax]) continue;
     tt_err e;
-    tt_tile_t *r = tt_op_reduce(&I->pool, op, t, ax, dv != NULL, &e);
+    tt_tile_t *r = tt_op_reduce(&I->pool, op, t, ax, dv != NULL && !colon, &e);
     tt_tile_release(t);
     if (!r) tt_ev_fail_op(I, a->call, &e);
     t = r;
   }
   I->ops++;
-  return tt_v_tile(t);
+  if (!colon) return tt_v_tile(t);
+  tt_val n = tt_dtype_is_float(t->dtype) ? tt_v_float(tt_tile_get_f(t, 0)) : tt_v_int(tt_tile_get_i(t, 0));
+  tt_tile_release(t);
+  return n;
 }
 static tt_val jl_sum(tt_interp *I, tt_args *a) { return reduce(I, a, TT_RED_SUM, "sum"); }
 static tt_val jl_prod(tt_interp *I, tt_args *a) { return reduce(I, a, TT_RED_PROD, "prod"); }
