@@ -270,8 +270,9 @@ static void set_side(tt_check_side *side, const char *semantics, const char *sou
 
 /* A cuTile Python source without a candidate: its cuTile.jl translation (rewrite
  * --target julia, in the spec's layout) written into `workdir`. Returns the .jl path
- * (caller frees), or NULL with TRANSLATE-FAIL: the source does not parse, or has
- * constructs with no mapping (the first is named). */
+ * (caller frees), or NULL with TRANSLATE-FAIL: the source does not parse, or the code
+ * the kernel reaches has constructs with no mapping (the first is named; host code
+ * beside the kernel, which the interpreter does not run, does not count). */
 static char *translate_to_julia(const tt_check_spec *spec, const tt_check_options *o, const char *workdir,
                                 tt_check_result *r) {
   char *rules = tt_relocate_rules_dir();
@@ -287,9 +288,7 @@ static char *translate_to_julia(const tt_check_spec *spec, const tt_check_option
   } else if (tt_pj_translate(m, src, o->layout_flipped ? TT_PJ_FLIPPED : TT_PJ_LOGICAL, &res, &err) < 0) {
     set_verdict(r, TT_CHECK_TRANSLATE_FAIL, tt_xasprintf("%s", err));
   } else {
-    const tt_pj_finding *bad = NULL;
-    for (size_t i = 0; i < res.n_findings && !bad; i++)
-      if (!strcmp(res.findings[i].severity, "error")) bad = &res.findings[i];
+    const tt_pj_finding *bad = tt_pj_first_error_for(src, &res, spec->kernel);
     char *path = tt_xasprintf("%s/%s.jl", workdir, spec->kernel);
     if (bad) {
       set_verdict(r, TT_CHECK_TRANSLATE_FAIL, tt_xasprintf("%s:%u:%u: %s", spec->source, bad->line, bad->column, bad->message));

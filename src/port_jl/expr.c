@@ -200,7 +200,7 @@ static pj_ex binary(pj *p, TSNode n, TSNode l, TSNode r, const char *op) {
     return e;
   }
   pj_ex xs[2] = {pj_expr(p, l), pj_expr(p, r)};
-  bool scalar = (xs[0].sh.rank == 0 && xs[1].sh.rank == 0) || !strcmp(op, "and") || !strcmp(op, "or");
+  bool scalar = (pj_shape_is_number(&xs[0].sh) && pj_shape_is_number(&xs[1].sh)) || !strcmp(op, "and") || !strcmp(op, "or");
   pj_ex e;
   if (scalar) {
     const char *jop = tt_pj_map_str(p->map, "scalar_operators", op);
@@ -237,7 +237,7 @@ static pj_ex call_expr(pj *p, TSNode n) {
     int k = a.n_pos < 8 ? a.n_pos : 8;
     for (int i = 0; i < k; i++) xs[i] = pj_expr(p, a.pos[i]);
     bool tile = false;
-    for (int i = 0; i < k; i++) tile |= xs[i].sh.rank != 0;
+    for (int i = 0; i < k; i++) tile |= !pj_shape_is_number(&xs[i].sh);
     pj_ex e;
     if (tile) {
       e = pj_broadcast_of(p, math_name(p, fn), xs, k);
@@ -367,7 +367,7 @@ pj_ex pj_expr(pj *p, TSNode n) {
   if (!strcmp(t, "not_operator")) {
     pj_ex x = pj_expr(p, ts_node_named_child(n, 0));
     char *v = pj_paren(&x);
-    pj_ex e = pj_ex_new(tt_xasprintf("%s%s", x.sh.rank == 0 ? "!" : ".!", v));
+    pj_ex e = pj_ex_new(tt_xasprintf("%s%s", pj_shape_is_number(&x.sh) ? "!" : ".!", v));
     e.sh = pj_shape_copy(&x.sh);
     free(v);
     pj_ex_free(&x);
@@ -379,7 +379,7 @@ pj_ex pj_expr(pj *p, TSNode n) {
     char *v = pj_as_value(&x);
     pj_ex px = {.text = v, .atomic = x.atomic};
     char *pv = pj_paren(&px);
-    pj_ex e = pj_ex_new(tt_xasprintf("%s%s", !strcmp(o, "~") ? (x.sh.rank == 0 ? "~" : ".~") : o, pv));
+    pj_ex e = pj_ex_new(tt_xasprintf("%s%s", !strcmp(o, "~") ? (pj_shape_is_number(&x.sh) ? "~" : ".~") : o, pv));
     e.sh = pj_shape_copy(&x.sh);
     e.is_int = x.is_int && !strcmp(o, "-");
     e.ival = -x.ival;

@@ -274,6 +274,7 @@ static pj_ex form_reduce(pj *p, TSNode call, const char *jname, pj_args *a, bool
         if (drop[i] && !keep) continue;
         e.sh.dims[e.sh.rank++] = tt_xstrdup(drop[i] && !scan ? "1" : x.sh.dims[i]);
       }
+      e.sh.tile0 = e.sh.rank == 0; /* every axis dropped: a 0-d tile */
     }
   }
   e.atomic = true;

@@ -16,7 +16,12 @@
 typedef struct pj_shape {
   int rank;
   char *dims[PJ_MAX_RANK];
+  bool tile0; /* rank 0 but a 0-d tile (ct.sum(x, axis=0) of a 1-d x), not a number:
+                 cuTile.jl defines no `+` of a tile and a number, so operators broadcast */
 } pj_shape;
+
+/* A number (a scalar), not a tile: operators on two numbers stay undotted. */
+static inline bool pj_shape_is_number(const pj_shape *s) { return s->rank == 0 && !s->tile0; }
 
 /* A translated expression. */
 typedef struct pj_ex {

@@ -38,7 +38,7 @@ void pj_shape_free(pj_shape *s) {
 }
 
 pj_shape pj_shape_copy(const pj_shape *s) {
-  pj_shape r = {.rank = s->rank};
+  pj_shape r = {.rank = s->rank, .tile0 = s->tile0};
   for (int i = 0; i < s->rank && i < PJ_MAX_RANK; i++) r.dims[i] = tt_xstrdup(s->dims[i]);
   return r;
 }
@@ -204,7 +204,7 @@ static void augmented(pj *p, TSNode n) {
   }
   /* x op= y is x = x op y: reuse the binary translation through a synthetic view. */
   pj_ex l = pj_expr(p, left), r = pj_expr(p, right);
-  bool scalar = l.sh.rank == 0 && r.sh.rank == 0;
+  bool scalar = pj_shape_is_number(&l.sh) && pj_shape_is_number(&r.sh);
   const char *jop = tt_pj_map_str(p->map, scalar ? "scalar_operators" : "operators", op);
   if (!jop) jop = op;
   char *name = pj_text(p, left);
@@ -567,6 +567,11 @@ static void emit_signature(pj *p, TSNode def, bool kernel, pj_kernel *k) {
       if (jt) v->sh.rank = 0;
     } else if (kernel && v->is_array && arr_t) {
       jt = tt_xstrdup(arr_t);
+    } else if (kernel && !v->is_array) {
+      /* A kernel takes arrays and scalars, never tiles: a parameter no load, store or
+       * gather uses as an array is a scalar (LayerNorm's `eps`), so `x + eps` keeps
+       * x's shape and later broadcasts are aligned. */
+      v->sh.rank = 0;
     }
     k->is_const[k->n_params++] = is_const;
     tt_buf_printf(&b, "%s%s%s%s", i ? ", " : "", pn, jt ? "::" : "", jt ? jt : "");

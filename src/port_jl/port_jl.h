@@ -59,5 +59,11 @@ int tt_pj_translate(const tt_pj_map *m, const tt_source *src, tt_pj_layout layou
 void tt_pj_result_free(tt_pj_result *r);
 /* Findings at error or warning severity. */
 size_t tt_pj_result_problems(const tt_pj_result *r);
+/* The first error finding of `res` (the translation of `src`) in code that running
+ * `kernel` reaches: its definition, the top-level definitions it names (transitively),
+ * and module-level statements other than definitions and `if` blocks (a script's
+ * main). Errors in host code beside the kernel do not count. Every error counts when
+ * `src` has no top-level definition named `kernel`. NULL when none; points into res. */
+const tt_pj_finding *tt_pj_first_error_for(const tt_source *src, const tt_pj_result *res, const char *kernel);
 
 #endif

@@ -80,6 +80,7 @@ pj_shape pj_broadcast_shape(const pj_shape *a, const pj_shape *b) {
     const char *d = !da ? db : !db ? da : strcmp(da, "1") == 0 ? db : da;
     r.dims[i] = tt_xstrdup(d);
   }
+  r.tile0 = r.rank == 0 && (a->tile0 || b->tile0);
   return r;
 }
 

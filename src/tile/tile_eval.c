@@ -225,10 +225,15 @@ tt_val tt_ev_unary_call(tt_interp *I, tt_args *a, tt_unop op, const char *arity)
 /* The dtype a number operand takes: the other operand's, when that is a tile. */
 static tt_tile_dtype other_dtype(const tt_val *v) { return v->k == TV_TILE ? v->u.t->dtype : TT_TILE_F32; }
 
+static bool is_int_number(const tt_val *v) { return v->k == TV_INT || v->k == TV_BOOL; }
+
 tt_val tt_ev_binary_call(tt_interp *I, tt_args *a, tt_binop op) {
   if (a->n != 2) tt_ev_fail(I, a->call, "an elementwise function takes two operands");
-  tt_tile_t *x = tt_v_as_tile(I, a->posnode[0], &a->pos[0], other_dtype(&a->pos[1]));
-  tt_tile_t *y = tt_v_as_tile(I, a->posnode[1], &a->pos[1], other_dtype(&a->pos[0]));
+  /* two integers (ct.minimum(n - first, GROUP)) stay integers: an int32 0-d tile, which
+   * indexes as a number does, as in cuTile Python (TileGym's persistent swizzles) */
+  bool ints = is_int_number(&a->pos[0]) && is_int_number(&a->pos[1]);
+  tt_tile_t *x = tt_v_as_tile(I, a->posnode[0], &a->pos[0], ints ? TT_TILE_I32 : other_dtype(&a->pos[1]));
+  tt_tile_t *y = tt_v_as_tile(I, a->posnode[1], &a->pos[1], ints ? TT_TILE_I32 : other_dtype(&a->pos[0]));
   tt_err e;
   tt_tile_t *r = tt_op_binary(&I->pool, op, x, y, TT_ALIGN_RIGHT, &e);
   tt_tile_release(x);
@@ -480,6 +485,8 @@ static tt_val scalar_binop(tt_interp *I, TSNode n, tt_binop op, const tt_val *a,
       case TT_OP_LE: return tt_v_bool(x <= y);
       case TT_OP_GT: return tt_v_bool(x > y);
       case TT_OP_GE: return tt_v_bool(x >= y);
+      case TT_OP_MAX: r = x > y ? x : y; break; /* max.(a, b) of two integers (cuTile.jl) */
+      case TT_OP_MIN: r = x < y ? x : y; break;
       default: tt_ev_fail(I, n, "unsupported operation on integers");
     }
     if (a->k == TV_BOOL && b->k == TV_BOOL && (op == TT_OP_AND || op == TT_OP_OR || op == TT_OP_XOR))

@@ -196,18 +196,29 @@ static tt_val eval_tuple(tt_interp *I, tt_frame *f, TSNode n) {
   return t;
 }
 
-/* a:b and a:s:b, materialised (kernels loop over tile counts) */
-static tt_val eval_range(tt_interp *I, tt_frame *f, TSNode n) {
+/* The parts of a:b or a:s:b, at most 3. tree-sitter-julia nests a:s:b as (a:s):b, so
+ * a range_expression first child contributes its own parts (unless parenthesized). */
+static int range_parts(tt_interp *I, tt_frame *f, TSNode n, int64_t *part, int np) {
   uint32_t nn = ts_node_named_child_count(n);
-  int64_t part[3];
-  int np = 0;
-  for (uint32_t i = 0; i < nn && np < 3; i++) {
+  for (uint32_t i = 0; i < nn; i++) {
     TSNode c = ts_node_named_child(n, i);
     if (type_is(c, "operator") || skippable(c)) continue;
+    if (np == 3) tt_ev_fail(I, n, "a range has at most a start, a step and a stop");
+    if (np == 0 && type_is(c, "range_expression")) {
+      np = range_parts(I, f, c, part, np);
+      continue;
+    }
     tt_val v = eval(I, f, c);
     part[np++] = tt_v_as_int(I, c, &v);
     tt_v_drop(&v);
   }
+  return np;
+}
+
+/* a:b and a:s:b, materialised (kernels loop over tile counts) */
+static tt_val eval_range(tt_interp *I, tt_frame *f, TSNode n) {
+  int64_t part[3];
+  int np = range_parts(I, f, n, part, 0);
   if (np < 2) tt_ev_fail(I, n, "a range needs a start and a stop");
   int64_t start = part[0], step = np == 3 ? part[1] : 1, stop = part[np - 1];
   if (step == 0) tt_ev_fail(I, n, "range step is zero");
@@ -378,6 +389,11 @@ static tt_val eval(tt_interp *I, tt_frame *f, TSNode n) {
     tt_val r = call_named_builtin(I, n, "transpose", &x);
     tt_v_drop(&x);
     return r;
+  }
+  if (!strcmp(t, "operator")) {
+    uint32_t ol;
+    const char *os = tt_ev_node_text(I, n, &ol);
+    if (tt_ev_name_is(os, ol, ":")) return (tt_val){.k = TV_ENUM, .u.en = {TT_JL_ENUM_COLON, 0}};
   }
   if (!strcmp(t, "ternary_expression")) {
     tt_val c = eval(I, f, ts_node_named_child(n, 0));

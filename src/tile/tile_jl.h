@@ -9,6 +9,8 @@
  * zeros, Float32 ...) come from TT_JL_MOD_BASE; f.(x) and ct.f.(x) look f up in
  * TT_JL_MOD_DOT (the elementwise functions). */
 enum { TT_JL_MOD_BASE = 100, TT_JL_MOD_DOT = 101 };
+/* A bare `:` (Julia's Colon(), as in sum(x; dims=:)) evaluates to this TV_ENUM type. */
+enum { TT_JL_ENUM_COLON = 100 };
 
 extern const tt_front tt_front_julia;
 

@@ -9,11 +9,14 @@
 #include "tile/tile_eval.h"
 #include "tile/tile_lib.h"
 
-enum { MOD_CT, MOD_PADDING };
-enum { ENUM_PADDING = 1 };
+enum { MOD_CT, MOD_PADDING, MOD_ROUNDING, MOD_TORCH, MOD_MATH };
+enum { ENUM_PADDING = 1, ENUM_ROUNDING };
 enum { PAD_UNDETERMINED, PAD_ZERO, PAD_NEG_ZERO, PAD_NAN, PAD_POS_INF, PAD_NEG_INF };
 
 static const char *const pad_names[] = {"UNDETERMINED", "ZERO", "NEG_ZERO", "NAN", "POS_INF", "NEG_INF"};
+/* ct.RoundingMode: accepted as rounding_mode= (with flush_to_zero=) and not modelled:
+ * the interpreter computes in IEEE round-to-nearest, within the checks' tolerances. */
+static const char *const rounding_names[] = {"RN", "RZ", "RM", "RP", "FULL", "APPROX", "RZI"};
 
 /* The value an out-of-bounds element takes. UNDETERMINED has none on the GPU; the
  * interpreter gives NaN (0 for integer arrays), so a kernel whose result depends on
@@ -542,27 +545,54 @@ static const tt_builtin ct_builtins[] = {
 /* ---- the lib table ---------------------------------------------------------- */
 
 static int ct_module_for_import(const char *dotted, uint32_t len) {
-  return tt_ev_name_is(dotted, len, "cuda.tile") ? MOD_CT : -1;
+  if (tt_ev_name_is(dotted, len, "cuda.tile")) return MOD_CT;
+  if (tt_ev_name_is(dotted, len, "cuda.tile.PaddingMode")) return MOD_PADDING;
+  if (tt_ev_name_is(dotted, len, "cuda.tile.RoundingMode")) return MOD_ROUNDING;
+  /* kernels may name torch's dtypes (ct.arange(n, dtype=torch.int32)); nothing else of torch */
+  if (tt_ev_name_is(dotted, len, "torch")) return MOD_TORCH;
+  return tt_ev_name_is(dotted, len, "math") ? MOD_MATH : -1; /* its constants: -math.inf paddings */
 }
 
-static bool ct_module_attr(tt_interp *I, int mod, const char *name, uint32_t len, tt_val *out) {
-  if (mod == MOD_PADDING) {
-    for (int i = 0; i < (int)(sizeof pad_names / sizeof *pad_names); i++)
-      if (tt_ev_name_is(name, len, pad_names[i])) {
-        *out = (tt_val){.k = TV_ENUM, .u.en = {ENUM_PADDING, i}};
-        return true;
-      }
-    return false;
-  }
-  if (tt_ev_name_is(name, len, "PaddingMode")) {
-    *out = (tt_val){.k = TV_MODULE, .u.mod = MOD_PADDING};
-    return true;
-  }
+static bool math_constant(const char *name, uint32_t len, tt_val *out) {
+  static const struct { const char *name; double v; } k[] = {
+    {"inf", INFINITY}, {"nan", NAN}, {"pi", 3.14159265358979323846}, {"e", 2.71828182845904523536}};
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+    if (tt_ev_name_is(name, len, k[i].name)) {
+      *out = tt_v_float(k[i].v);
+      return true;
+    }
+  return false;
+}
+
+static bool enum_attr(const char *const *names, int n, int type, const char *name, uint32_t len, tt_val *out) {
+  for (int i = 0; i < n; i++)
+    if (tt_ev_name_is(name, len, names[i])) {
+      *out = (tt_val){.k = TV_ENUM, .u.en = {type, i}};
+      return true;
+    }
+  return false;
+}
+
+static bool find_dtype(const char *name, uint32_t len, tt_val *out) {
   for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++)
     if (tt_ev_name_is(name, len, dtypes[i].name)) {
       *out = tt_v_dtype(dtypes[i].dt);
       return true;
     }
+  return false;
+}
+
+static bool ct_module_attr(tt_interp *I, int mod, const char *name, uint32_t len, tt_val *out) {
+  if (mod == MOD_PADDING) return enum_attr(pad_names, (int)(sizeof pad_names / sizeof *pad_names), ENUM_PADDING, name, len, out);
+  if (mod == MOD_ROUNDING)
+    return enum_attr(rounding_names, (int)(sizeof rounding_names / sizeof *rounding_names), ENUM_ROUNDING, name, len, out);
+  if (mod == MOD_TORCH) return find_dtype(name, len, out);
+  if (mod == MOD_MATH) return math_constant(name, len, out);
+  if (tt_ev_name_is(name, len, "PaddingMode") || tt_ev_name_is(name, len, "RoundingMode")) {
+    *out = (tt_val){.k = TV_MODULE, .u.mod = name[0] == 'P' ? MOD_PADDING : MOD_ROUNDING};
+    return true;
+  }
+  if (find_dtype(name, len, out)) return true;
   for (size_t i = 0; i < sizeof ct_builtins / sizeof *ct_builtins; i++)
     if (tt_ev_name_is(name, len, ct_builtins[i].name)) {
       *out = (tt_val){.k = TV_BUILTIN, .u.b = &ct_builtins[i]};

@@ -396,6 +396,31 @@ static tt_val jl_reshape(tt_interp *I, tt_args *a) {
   return checked(I, a->call, reshape_colmajor(&I->pool, t, nd, shape, &e), &e);
 }
 
+/* dropdims(x; dims=d): d (an int or a tuple) removed, each of size 1 (Julia's
+ * ArgumentError otherwise); what a reduction whose Python axis is not kept becomes. */
+static tt_val jl_dropdims(tt_interp *I, tt_args *a) {
+  static const char *const kw[] = {"dims", NULL};
+  tt_args_check(I, a, "dropdims", kw, 1);
+  const tt_tile_t *t = tile_of(I, a->posnode[0], need(I, a, 0, "tile", "dropdims"));
+  const tt_val *dv = tt_arg(a, -1, "dims");
+  TSNode dn = tt_arg_node(a, -1, "dims");
+  if (!dv) tt_ev_fail(I, a->call, "dropdims(x; dims=d) needs dims");
+  bool drop[TT_TILE_MAX_DIMS] = {false};
+  int nd = dv->k == TV_TUPLE ? dv->u.tu->n : 1;
+  for (int i = 0; i < nd; i++) {
+    int d = dim_of(I, dn, dv->k == TV_TUPLE ? &dv->u.tu->items[i] : dv, t->ndim);
+    if (t->shape[d] != 1)
+      tt_ev_fail_run(I, dn, "ArgumentError: dropdims: dim %d has size %lld, not 1", d + 1, (long long)t->shape[d]);
+    drop[d] = true;
+  }
+  int64_t shape[TT_TILE_MAX_DIMS];
+  int n = 0;
+  for (int i = 0; i < t->ndim; i++)
+    if (!drop[i]) shape[n++] = t->shape[i];
+  tt_err e; /* removing size-1 dims keeps the element order in either layout */
+  return checked(I, a->call, reshape_colmajor(&I->pool, t, n, shape, &e), &e);
+}
+
 static tt_val jl_permutedims(tt_interp *I, tt_args *a) {
   const tt_tile_t *t = tile_of(I, a->posnode[0], need(I, a, 0, "tile", "permutedims"));
   int perm[TT_TILE_MAX_DIMS];
@@ -568,6 +593,12 @@ static tt_val dot_binary(tt_interp *I, tt_args *a, tt_binop op, const char *fn) 
   return tt_ev_binop(I, a->call, op, false, &a->pos[0], &a->pos[1], TT_ALIGN_LEFT);
 }
 static tt_val dot_max(tt_interp *I, tt_args *a) { return dot_binary(I, a, TT_OP_MAX, "max"); }
+/* fld.(x, y) floors and mod.(x, y) takes the divisor's sign (Python's // and %);
+ * div.(x, y) and rem.(x, y) truncate */
+static tt_val dot_fld(tt_interp *I, tt_args *a) { return dot_binary(I, a, TT_OP_FLOORDIV, "fld"); }
+static tt_val dot_mod(tt_interp *I, tt_args *a) { return dot_binary(I, a, TT_OP_MOD, "mod"); }
+static tt_val dot_div(tt_interp *I, tt_args *a) { return dot_binary(I, a, TT_OP_TRUNCDIV, "div"); }
+static tt_val dot_rem(tt_interp *I, tt_args *a) { return dot_binary(I, a, TT_OP_TRUNCMOD, "rem"); }
 static tt_val dot_min(tt_interp *I, tt_args *a) { return dot_binary(I, a, TT_OP_MIN, "min"); }
 
 /* max(x, y) of numbers; of tiles it is max.(x, y) in cuTile.jl only, so refused */
@@ -603,7 +634,8 @@ static tt_val dot_ifelse(tt_interp *I, tt_args *a) {
   return checked(I, a->call, r, &e);
 }
 
-/* sum(x; dims=d) keeps d with size 1 (dims may be a tuple); sum(x) reduces all to a 0-d tile */
+/* sum(x; dims=d) keeps d with size 1 (dims may be a tuple); sum(x) reduces all to a 0-d
+ * tile; sum(x; dims=:) to a number, as cuTile.jl's reduce_tiles(::Colon) does (to_scalar) */
 static tt_val reduce(tt_interp *I, tt_args *a, tt_redop op, const char *fn) {
   static const char *const kw[] = {"dims", "init", NULL};
   tt_args_check(I, a, fn, kw, 1);
@@ -612,7 +644,8 @@ static tt_val reduce(tt_interp *I, tt_args *a, tt_redop op, const char *fn) {
   if (tt_arg(a, -1, "init")) tt_ev_fail(I, a->call, "%s(...; init=...) is not supported by the tile interpreter", fn);
   bool axes[TT_TILE_MAX_DIMS] = {false};
   TSNode dn = tt_arg_node(a, -1, "dims");
-  if (!dv) {
+  bool colon = dv && dv->k == TV_ENUM && dv->u.en.type == TT_JL_ENUM_COLON;
+  if (!dv || colon) {
     for (int i = 0; i < t->ndim; i++) axes[i] = true;
   } else if (dv->k == TV_TUPLE) {
     for (int i = 0; i < dv->u.tu->n; i++) axes[dim_of(I, dn, &dv->u.tu->items[i], t->ndim)] = true;
@@ -622,13 +655,16 @@ static tt_val reduce(tt_interp *I, tt_args *a, tt_redop op, const char *fn) {
   for (int ax = t->ndim - 1; ax >= 0; ax--) {
     if (!axes[ax]) continue;
     tt_err e;
-    tt_tile_t *r = tt_op_reduce(&I->pool, op, t, ax, dv != NULL, &e);
+    tt_tile_t *r = tt_op_reduce(&I->pool, op, t, ax, dv != NULL && !colon, &e);
     tt_tile_release(t);
     if (!r) tt_ev_fail_op(I, a->call, &e);
     t = r;
   }
   I->ops++;
-  return tt_v_tile(t);
+  if (!colon) return tt_v_tile(t);
+  tt_val n = tt_dtype_is_float(t->dtype) ? tt_v_float(tt_tile_get_f(t, 0)) : tt_v_int(tt_tile_get_i(t, 0));
+  tt_tile_release(t);
+  return n;
 }
 static tt_val jl_sum(tt_interp *I, tt_args *a) { return reduce(I, a, TT_RED_SUM, "sum"); }
 static tt_val jl_prod(tt_interp *I, tt_args *a) { return reduce(I, a, TT_RED_PROD, "prod"); }
@@ -650,7 +686,7 @@ static const tt_builtin ct_builtins[] = {
 
 static const tt_builtin base_builtins[] = {
   {"zeros", jl_zeros, false}, {"ones", jl_ones, false}, {"fill", jl_fill, false}, {"convert", jl_convert, false},
-  {"reshape", jl_reshape, false}, {"permutedims", jl_permutedims, false}, {"transpose", jl_transpose, false},
+  {"reshape", jl_reshape, false}, {"dropdims", jl_dropdims, false}, {"permutedims", jl_permutedims, false}, {"transpose", jl_transpose, false},
   {"muladd", jl_muladd, false}, {"size", jl_size, false}, {"eltype", jl_eltype, false}, {"length", jl_length, false}, {"cld", jl_cld, false},
   {"fld", jl_fld, false}, {"div", jl_div, false}, {"rem", jl_rem, false}, {"mod", jl_mod, false},
   {"max", jl_max, false}, {"min", jl_min, false}, {"sum", jl_sum, false}, {"prod", jl_prod, false},
@@ -663,6 +699,7 @@ static const tt_builtin dot_builtins[] = {
   {"sqrt", dot_sqrt, false}, {"rsqrt", dot_rsqrt, false}, {"tanh", dot_tanh, false}, {"sin", dot_sin, false},
   {"cos", dot_cos, false}, {"floor", dot_floor, false}, {"ceil", dot_ceil, false}, {"abs", dot_abs, false},
   {"max", dot_max, false}, {"min", dot_min, false}, {"ifelse", dot_ifelse, false},
+  {"fld", dot_fld, false}, {"mod", dot_mod, false}, {"div", dot_div, false}, {"rem", dot_rem, false},
 };
 
 static bool find_builtin(const tt_builtin *t, size_t n, const char *name, uint32_t len, tt_val *out) {

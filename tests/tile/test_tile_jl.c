@@ -323,3 +323,46 @@ Test(tile_jl, signature_mismatch_is_an_error_at_the_parameter) {
   cr_expect(strstr(err, "k.jl:3:") && strstr(err, "TileArray{Float16}") && strstr(err, "float32"), "%s", err);
   free(err);
 }
+
+/* What rewrite --target julia emits for real cuTile Python (TileGym, cutile-python
+ * samples): a:s:b ranges (range(start, stop, step)), fld./mod. of integers (// and %),
+ * dropdims after a reduction whose axis Python drops, and sum(x; dims=:) to a number. */
+Test(tile_jl, strided_ranges_integer_broadcasts_dropdims_and_colon_reductions) {
+  const char *src = PRE
+    "function k(a::ct.TileArray{T,2}, c::ct.TileArray{T,1}, s::ct.TileArray{T,1}, TILE::Int) where {T}\n"
+    "    n = 0\n"
+    "    for i in 1:3:10\n"
+    "        n = n + i\n"
+    "    end\n"
+    "    q = fld.(-7, 2) + mod.(-7, 2) * 10\n"
+    "    x = ct.load(a; index=(1, 1), shape=(2, TILE))\n"
+    "    r = dropdims(sum(x; dims=1); dims=1)\n"
+    "    ct.store(c; index=1, tile=r .+ (n + q))\n"
+    "    t = sum(x; dims=:) / 2\n"
+    "    ct.store(s; index=1, tile=ct.broadcast_to(ct.Tile(t), (1,)))\n"
+    "    return\n"
+    "end\n";
+  float a[8] = {1, 2, 3, 4, 10, 20, 30, 40}, c[4] = {0}, s[1] = {0};
+  tt_tile_arg args[] = {f32("a", a, 2, (int64_t[]){2, 4}), f32("c", c, 1, (int64_t[]){4}),
+                        f32("s", s, 1, (int64_t[]){1}), cint("TILE", 4)};
+  char *err = run(src, "k", 1, 1, args, 4);
+  cr_assert_null(err, "%s", err);
+  /* 1:3:10 is 1, 4, 7, 10 (n = 22); fld(-7, 2) = -4, mod(-7, 2) = 1 (q = 6) */
+  for (int j = 0; j < 4; j++) cr_expect_float_eq(c[j], a[j] + a[4 + j] + 28.0f, 1e-6, "c[%d]", j);
+  cr_expect_float_eq(s[0], 55.0f, 1e-6, "sum(x; dims=:) is the number 110");
+}
+
+Test(tile_jl, dropdims_of_a_dim_that_is_not_1_is_an_error) {
+  const char *src = PRE
+    "function k(a::ct.TileArray{T,1}, TILE::Int) where {T}\n"
+    "    x = ct.load(a; index=1, shape=(TILE,))\n"
+    "    y = dropdims(x; dims=1)\n"
+    "    return\n"
+    "end\n";
+  float a[4] = {0};
+  tt_tile_arg args[] = {f32("a", a, 1, (int64_t[]){4}), cint("TILE", 4)};
+  char *err = run(src, "k", 1, 1, args, 2);
+  cr_assert_not_null(err);
+  cr_expect(strstr(err, "dropdims") != NULL, "%s", err);
+  free(err);
+}

@@ -170,3 +170,49 @@ Test(port_jl, a_map_without_a_section_names_it) {
   free(path);
   free(dir);
 }
+
+/* check fails a kernel only on what the kernel reaches (tt_pj_first_error_for): its
+ * helpers and the module-level names it reads, not host code beside it. */
+static const tt_pj_finding *first_error_for(const char *py, const char *kernel, tt_pj_result *r, tt_source **s) {
+  tt_pj_map *m = map();
+  *s = tts_source("k.py", py, TT_LANG_PYTHON);
+  char *err = NULL;
+  cr_assert_eq(tt_pj_translate(m, *s, TT_PJ_LOGICAL, r, &err), 0, "%s", err ? err : "");
+  tt_pj_map_free(m);
+  return tt_pj_first_error_for(*s, r, kernel);
+}
+
+static const char *k_host =
+    "import cuda.tile as ct\n"
+    "cache: dict = {}\n"                                    /* 2: unmapped, unused */
+    "BAD = {'a': 1}\n"                                      /* 3: unmapped, read by helper */
+    "def helper(x):\n"
+    "    return x + BAD\n"
+    "@ct.kernel\n"
+    "def k(a, b, T: ct.Constant[int]):\n"
+    "    ct.store(b, index=(ct.bid(0),), tile=ct.load(a, index=(ct.bid(0),), shape=(T,)))\n"
+    "@ct.kernel\n"
+    "def k2(a, b, T: ct.Constant[int]):\n"
+    "    ct.store(b, index=(ct.bid(0),), tile=helper(ct.load(a, index=(ct.bid(0),), shape=(T,))))\n"
+    "def host(a):\n"
+    "    raise ValueError('x')\n"                            /* 13: unmapped, host only */
+    "if __name__ == '__main__':\n"
+    "    host(1)\n";
+
+Test(port_jl, host_code_beside_a_kernel_does_not_fail_it) {
+  tt_pj_result r;
+  tt_source *s;
+  cr_expect_null(first_error_for(k_host, "k", &r, &s), "k reaches no unmapped construct");
+  tt_pj_result_free(&r);
+  tt_source_free(s);
+  const tt_pj_finding *f = first_error_for(k_host, "k2", &r, &s);
+  cr_assert_not_null(f, "k2 reads BAD through helper");
+  cr_expect_eq(f->line, 3);
+  tt_pj_result_free(&r);
+  tt_source_free(s);
+  f = first_error_for(k_host, "nosuch", &r, &s);
+  cr_assert_not_null(f, "an unknown kernel: every error counts");
+  cr_expect_eq(f->line, 2);
+  tt_pj_result_free(&r);
+  tt_source_free(s);
+}
