@@ -65,7 +65,7 @@ for spec in corpus/cutile/*/check.yaml corpus/triton/*/check.yaml; do
 done
 
 mapfile -t specs < <(cut -f1 "$tmp/want.tsv")
-"$TT" check "${specs[@]}" --format json -j 2 </dev/null >"$tmp/out.json" 2>"$tmp/err"
+"$TT" check "${specs[@]}" --format json -j 2 --timeout 600 </dev/null >"$tmp/out.json" 2>"$tmp/err"
 python3 - "$tmp/want.tsv" "$tmp/out.json" "$tmp/err" <<'PY'
 import json, sys
 want_path, out_path, err_path = sys.argv[1:]

@@ -32,7 +32,7 @@ PY
 done
 fail=0
 for layout in logical flipped; do
-  timeout 900 "$tt" check --layout "$layout" --format json -j 2 "$work"/*.check.yaml </dev/null >"$work/$layout.json" 2>"$work/$layout.err"
+  timeout 900 "$tt" check --layout "$layout" --format json -j 2 --timeout 300 "$work"/*.check.yaml </dev/null >"$work/$layout.json" 2>"$work/$layout.err"
   python3 - "$work/$layout.json" "$layout" "$n" <<'PY' || fail=1
 import json, sys
 path, layout, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
