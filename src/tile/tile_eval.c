@@ -674,9 +674,52 @@ static tt_val eval_tuple(tt_interp *I, tt_frame *f, TSNode n) {
   return t;
 }
 
+struct tt_kids {
+  const void *id; /* NULL: empty slot */
+  uint32_t n;
+  TSNode *nodes;
+};
+
+static size_t kid_hash(const void *id, uint32_t cap) { return (size_t)(((uintptr_t)id >> 4) * 0x9E3779B97F4A7C15ull) & (cap - 1); }
+
+static struct tt_kids *kid_slot(struct tt_kids *tab, uint32_t cap, const void *id) {
+  size_t h = kid_hash(id, cap);
+  while (tab[h].id && tab[h].id != id) h = (h + 1) & (cap - 1);
+  return &tab[h];
+}
+
+const TSNode *tt_ev_kids(tt_interp *I, TSNode n, uint32_t *count) {
+  if (I->nkids * 2 >= I->cap_kids) { /* keep the load under 1/2; the node arrays do not move */
+    uint32_t cap = I->cap_kids ? I->cap_kids * 2 : 64;
+    struct tt_kids *tab = tt_xcalloc(cap, sizeof *tab);
+    for (uint32_t i = 0; i < I->cap_kids; i++)
+      if (I->kids[i].id) *kid_slot(tab, cap, I->kids[i].id) = I->kids[i];
+    free(I->kids);
+    I->kids = tab, I->cap_kids = cap;
+  }
+  struct tt_kids *k = kid_slot(I->kids, I->cap_kids, n.id);
+  if (!k->id) {
+    uint32_t cap = ts_node_named_child_count(n);
+    k->nodes = tt_xcalloc(cap + 1, sizeof *k->nodes);
+    TSTreeCursor c = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&c)) do {
+        TSNode x = ts_tree_cursor_current_node(&c);
+        if (ts_node_is_named(x) && k->n < cap) k->nodes[k->n++] = x;
+      } while (ts_tree_cursor_goto_next_sibling(&c));
+    ts_tree_cursor_delete(&c);
+    k->id = n.id;
+    I->nkids++;
+  }
+  *count = k->n;
+  return k->nodes;
+}
+
 static void collect_args(tt_interp *I, tt_frame *f, TSNode arglist, tt_args *a) {
   memset(a, 0, sizeof *a);
-  for (TSNode c = ts_node_named_child(arglist, 0); !ts_node_is_null(c); c = ts_node_next_named_sibling(c)) {
+  uint32_t nk;
+  const TSNode *kids = tt_ev_kids(I, arglist, &nk);
+  for (uint32_t ki = 0; ki < nk; ki++) {
+    TSNode c = kids[ki];
     if (type_is(c, "comment")) continue;
     if (type_is(c, "keyword_argument")) {
       if (a->nkw == TT_MAX_ARGS) tt_ev_fail(I, c, "too many keyword arguments");
@@ -1072,9 +1115,10 @@ static flow exec_stmt(tt_interp *I, tt_frame *f, TSNode n, tt_val *ret) {
 }
 
 static flow exec_block(tt_interp *I, tt_frame *f, TSNode block, tt_val *ret) {
-  /* siblings, not ts_node_named_child(block, i), which walks from the start each time */
-  for (TSNode st = ts_node_named_child(block, 0); !ts_node_is_null(st); st = ts_node_next_named_sibling(st)) {
-    flow fl = exec_stmt(I, f, st, ret);
+  uint32_t n;
+  const TSNode *st = tt_ev_kids(I, block, &n);
+  for (uint32_t i = 0; i < n; i++) {
+    flow fl = exec_stmt(I, f, st[i], ret);
     if (fl != FLOW_NEXT) return fl;
   }
   return FLOW_NEXT;
@@ -1412,6 +1456,8 @@ void tt_ev_unload(tt_interp *I) {
   tt_tpool_clear(&I->pool);
   free(I->funcs);
   free(I->lambdas);
+  for (uint32_t i = 0; i < I->cap_kids; i++) free(I->kids[i].nodes);
+  free(I->kids);
   if (I->tree) ts_tree_delete(I->tree);
   free(I->err);
   memset(I, 0, sizeof *I);

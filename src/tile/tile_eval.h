@@ -160,6 +160,8 @@ struct tt_interp {
   tt_tpool pool;
   tt_tuple *tuples;
   uint64_t ops;
+  struct tt_kids *kids;                /* tt_ev_kids' cache: open addressing on node id */
+  uint32_t cap_kids, nkids;
   TSNode *lambdas;                     /* lambda nodes seen, by TV_LAMBDA node_id */
   uint32_t nlambdas, cap_lambdas;
   int depth;                           /* call depth, against runaway recursion */
@@ -167,6 +169,13 @@ struct tt_interp {
   char *err;                           /* set before the longjmp */
   bool err_runtime;                    /* the error is the running kernel's */
 };
+
+/* The named children of `n`, *count of them, in order (owned by I, valid until
+ * tt_ev_unload). tree-sitter's ts_node_next_named_sibling finds the parent by walking
+ * down from the root, so a block iterated that way costs O(depth) per statement every
+ * time a kernel body runs (once per program of the grid); this walks each node's
+ * children once, with a tree cursor, and keeps them. */
+const TSNode *tt_ev_kids(tt_interp *I, TSNode n, uint32_t *count);
 
 /* Reports an error at `node` and unwinds to the run's entry. */
 _Noreturn void tt_ev_fail(tt_interp *I, TSNode node, const char *fmt, ...)
