@@ -114,7 +114,7 @@ static void find_specs(const char *dir, strlist *out) {
   while ((e = readdir(d)))
     if (e->d_name[0] != '.') push(&here, e->d_name);
   closedir(d);
-  qsort(here.v, here.n, sizeof *here.v, cmp_str);
+  if (here.n) qsort(here.v, here.n, sizeof *here.v, cmp_str);
   for (size_t i = 0; i < here.n; i++) {
     size_t len = strlen(dir) + strlen(here.v[i]) + 2;
     char *p = malloc(len);

@@ -58,14 +58,14 @@ char *pj_dtype(pj *p, TSNode n) {
     /* np.int32, torch.float16: the same dtype names. */
     char *a = pj_text(p, ts_node_child_by_field_name(n, "attribute", 9));
     const char *j = tt_pj_map_str(p->map, "dtypes", a);
-    if (!j) pj_unsupported(p, n, "dtype `%s` has no cuTile.jl mapping", a);
+    if (!j) pj_flag_unsupported(p, n, "dtype `%s` has no cuTile.jl mapping", a);
     free(a);
     return tt_xstrdup(j ? j : "?");
   }
   if (ct_attr(p, n, name, sizeof name)) {
     const char *j = tt_pj_map_str(p->map, "dtypes", name);
     if (j) return tt_xstrdup(j);
-    pj_unsupported(p, n, "dtype `ct.%s` has no cuTile.jl mapping", name);
+    pj_flag_unsupported(p, n, "dtype `ct.%s` has no cuTile.jl mapping", name);
     return tt_xstrdup("?");
   }
   pj_ex e = pj_expr(p, n);

@@ -74,25 +74,25 @@ static pj_ex form_call(pj *p, TSNode call, struct fy_node *entry, pj_args *a) {
     } else if (name && tt_pj_node_list_has(entry, "axis", name)) {
       long ax;
       if (!pj_int_literal(p, v, &ax)) {
-        pj_unsupported(p, v, "an array axis that is not an integer literal cannot be remapped");
+        pj_flag_unsupported(p, v, "an array axis that is not an integer literal cannot be remapped");
         t = tt_xstrdup("?");
       } else {
         long j = pj_julia_axis(p, ax, rank);
-        if (j < 0) pj_unsupported(p, v, "the rank of this axis's array is unknown, so it cannot be flipped");
+        if (j < 0) pj_flag_unsupported(p, v, "the rank of this axis's array is unknown, so it cannot be flipped");
         t = tt_xasprintf("%ld", j);
       }
     } else if (name && tt_pj_node_list_has(entry, "order", name)) {
       bool ok;
       t = pj_order_arg(p, v, rank, &ok);
-      if (!ok) pj_unsupported(p, v, "an `order` that is not a literal permutation or \"C\"/\"F\"");
+      if (!ok) pj_flag_unsupported(p, v, "an `order` that is not a literal permutation or \"C\"/\"F\"");
       if (!t) continue; /* the identity: left out */
     } else if (name && !semi && !tt_pj_node_list_has(entry, "positional", name) && i >= a->n_pos &&
                tt_pj_node_list_at(entry, "positional", 0)) {
-      pj_unsupported(p, v, "keyword `%s` of `%s` has no cuTile.jl mapping", name, jname);
+      pj_flag_unsupported(p, v, "keyword `%s` of `%s` has no cuTile.jl mapping", name, jname);
       t = tt_xstrdup("?");
     } else {
       if (semi && name && !tt_pj_node_list_has(entry, "keywords", name) && (!arr_name || strcmp(name, arr_name)))
-        pj_unsupported(p, v, "keyword `%s` of `%s` has no cuTile.jl mapping", name, jname);
+        pj_flag_unsupported(p, v, "keyword `%s` of `%s` has no cuTile.jl mapping", name, jname);
       pj_ex e = pj_expr(p, v);
       t = pj_as_value(&e);
       pj_ex_free(&e);
@@ -196,7 +196,7 @@ static char *unbatched(pj *p, TSNode n, pj_ex *e) {
   if (p->layout != TT_PJ_LOGICAL || e->sh.rank <= 2) return v;
   for (int i = 0; i < e->sh.rank - 2; i++)
     if (strcmp(e->sh.dims[i], "1")) {
-      pj_unsupported(p, n, "a batched matmul with a leading batch dim under --layout logical (cuTile.jl's batches are trailing: use --layout flipped)");
+      pj_flag_unsupported(p, n, "a batched matmul with a leading batch dim under --layout logical (cuTile.jl's batches are trailing: use --layout flipped)");
       return v;
     }
   char *r = tt_xasprintf("reshape(%s, (%s, %s))", v, e->sh.dims[e->sh.rank - 2], e->sh.dims[e->sh.rank - 1]);
@@ -247,7 +247,7 @@ static pj_ex form_reduce(pj *p, TSNode call, const char *jname, pj_args *a, bool
   pj_ex e;
   if (!pj_arg_at(a, 1, "axis", &axn) || pj_text_eq(p, axn, "None")) {
     e = pj_ex_scalar(tt_xasprintf("%s(%s; dims=:)", jname, xv));
-    if (keep) pj_unsupported(p, call, "a full reduction with keepdims=True");
+    if (keep) pj_flag_unsupported(p, call, "a full reduction with keepdims=True");
   } else {
     TSNode items[PJ_MAX_RANK];
     int k = pj_tuple_items(axn, items, PJ_MAX_RANK);
@@ -255,9 +255,9 @@ static pj_ex form_reduce(pj *p, TSNode call, const char *jname, pj_args *a, bool
     bool drop[PJ_MAX_RANK] = {0};
     for (int i = 0; i < k; i++) {
       long ax, j = -1;
-      if (!pj_int_literal(p, items[i], &ax)) pj_unsupported(p, items[i], "a reduction axis that is not an integer literal");
+      if (!pj_int_literal(p, items[i], &ax)) pj_flag_unsupported(p, items[i], "a reduction axis that is not an integer literal");
       else if ((j = pj_julia_axis(p, ax, x.sh.rank)) < 0)
-        pj_unsupported(p, items[i], "the rank of the reduced tile is unknown, so its axis cannot be flipped");
+        pj_flag_unsupported(p, items[i], "the rank of the reduced tile is unknown, so its axis cannot be flipped");
       else if (x.sh.rank > 0 && ax + (ax < 0 ? x.sh.rank : 0) < PJ_MAX_RANK)
         drop[ax + (ax < 0 ? x.sh.rank : 0)] = true;
       snprintf(buf[i], sizeof buf[i], "%ld", j);
@@ -625,7 +625,7 @@ pj_ex pj_api_call(pj *p, TSNode call, const char *name, TSNode *self) {
       if (tt_pj_node_list_has(root, "dropped_keywords", a.kw_name[i]))
         pj_finding(p, a.kw_val[i], "warning", "`%s=` of `ct.%s` has no cuTile.jl form; dropped (a GPU precision hint)", a.kw_name[i], name);
       else
-        pj_unsupported(p, call, "keyword `%s` of elementwise `ct.%s`", a.kw_name[i], name);
+        pj_flag_unsupported(p, call, "keyword `%s` of elementwise `ct.%s`", a.kw_name[i], name);
     }
     e = pj_broadcast_of(p, jname, xs, n);
     for (int i = 0; i < n; i++) pj_ex_free(&xs[i]);

@@ -77,6 +77,8 @@ bool pj_text_eq(const pj *p, TSNode n, const char *s);
 /* Marks the current statement unsupported (the first reason wins); returns an
  * expression holding a placeholder so callers can go on. */
 pj_ex pj_unsupported(pj *p, TSNode n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The same where no expression is wanted (nothing to free). */
+void pj_flag_unsupported(pj *p, TSNode n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void pj_finding(pj *p, TSNode n, const char *severity, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 pj_var *pj_var_get(pj *p, const char *name);

@@ -63,15 +63,25 @@ void pj_finding(pj *p, TSNode n, const char *severity, const char *fmt, ...) {
   va_end(ap);
 }
 
+static void flag_unsupported(pj *p, TSNode n, const char *fmt, va_list ap) {
+  if (p->unsupported) return; /* the first one is the statement's reason */
+  p->unsupported = true;
+  p->unsupported_node = n;
+  p->unsupported_msg = tt_xvasprintf(fmt, ap);
+}
+
+void pj_flag_unsupported(pj *p, TSNode n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  flag_unsupported(p, n, fmt, ap);
+  va_end(ap);
+}
+
 pj_ex pj_unsupported(pj *p, TSNode n, const char *fmt, ...) {
-  if (!p->unsupported) {
-    va_list ap;
-    va_start(ap, fmt);
-    p->unsupported = true;
-    p->unsupported_node = n;
-    p->unsupported_msg = tt_xvasprintf(fmt, ap);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  flag_unsupported(p, n, fmt, ap);
+  va_end(ap);
   pj_ex e = {.text = tt_xstrdup("nothing"), .sh = {.rank = -1}, .atomic = true};
   return e;
 }
@@ -163,11 +173,11 @@ static void record_assign(pj *p, TSNode left, pj_ex *e) {
 static void assignment(pj *p, TSNode n) {
   TSNode left = ts_node_child_by_field_name(n, "left", 4), right = ts_node_child_by_field_name(n, "right", 5);
   if (ts_node_is_null(right)) { /* x: T (a declaration only) */
-    pj_unsupported(p, n, "a declaration without a value");
+    pj_flag_unsupported(p, n, "a declaration without a value");
     return;
   }
   if (pj_is(right, "assignment")) {
-    pj_unsupported(p, n, "chained assignment");
+    pj_flag_unsupported(p, n, "chained assignment");
     return;
   }
   pj_ex e = pj_expr(p, right);
@@ -175,7 +185,7 @@ static void assignment(pj *p, TSNode n) {
   if (pj_is(left, "identifier")) {
     lt = pj_text(p, left);
     pj_var *v = pj_var_get(p, lt);
-    if (v && v->one_based && !e.one_based) pj_unsupported(p, n, "an id variable reassigned to a plain value");
+    if (v && v->one_based && !e.one_based) pj_flag_unsupported(p, n, "an id variable reassigned to a plain value");
     char *val = v && v->one_based ? tt_xstrdup(e.text) : pj_as_value(&e);
     line_start(p);
     tt_buf_printf(&p->out, "%s = %s", lt, val);
@@ -186,7 +196,7 @@ static void assignment(pj *p, TSNode n) {
     tt_buf_printf(&p->out, "%s = %s", lt, e.text);
   } else {
     lt = NULL;
-    pj_unsupported(p, left, "assignment to a subscript or attribute");
+    pj_flag_unsupported(p, left, "assignment to a subscript or attribute");
   }
   record_assign(p, left, &e);
   free(lt);
@@ -198,7 +208,7 @@ static void augmented(pj *p, TSNode n) {
   char *op = pj_text(p, ts_node_child_by_field_name(n, "operator", 8));
   op[strlen(op) - 1] = '\0'; /* "+=" -> "+" */
   if (!pj_is(left, "identifier")) {
-    pj_unsupported(p, n, "augmented assignment to a subscript or attribute");
+    pj_flag_unsupported(p, n, "augmented assignment to a subscript or attribute");
     free(op);
     return;
   }
@@ -222,7 +232,7 @@ static void for_statement(pj *p, TSNode n) {
   TSNode body = ts_node_child_by_field_name(n, "body", 4);
   if (!pj_is(left, "identifier") || !pj_is(right, "call") ||
       !pj_text_eq(p, ts_node_child_by_field_name(right, "function", 8), "range")) {
-    pj_unsupported(p, n, "a for loop over something other than range(...)");
+    pj_flag_unsupported(p, n, "a for loop over something other than range(...)");
     return;
   }
   TSNode args = ts_node_child_by_field_name(right, "arguments", 9);
@@ -253,7 +263,7 @@ static void for_statement(pj *p, TSNode n) {
     free(av), free(bv);
     pj_ex_free(&a), pj_ex_free(&b);
   } else {
-    pj_unsupported(p, right, "range(...) with %u arguments", na);
+    pj_flag_unsupported(p, right, "range(...) with %u arguments", na);
   }
   pj_var *lv = pj_var_put(p, var);
   lv->sh.rank = 0;
@@ -387,7 +397,7 @@ static void statement(pj *p, TSNode n) {
     pj_finding(p, n, "error", "no cuTile.jl mapping: a nested function");
     return;
   } else {
-    pj_unsupported(p, n, "`%s` has no cuTile.jl mapping", t);
+    pj_flag_unsupported(p, n, "`%s` has no cuTile.jl mapping", t);
   }
   settle_unsupported(p, n, mark);
 }
@@ -553,7 +563,7 @@ static void emit_signature(pj *p, TSNode def, bool kernel, pj_kernel *k) {
       type = ts_node_child_by_field_name(prm, "type", 4);
       dflt = ts_node_child_by_field_name(prm, "value", 5);
     } else if (!pj_is(prm, "identifier")) {
-      pj_unsupported(p, prm, "parameter form `%s` (defaults, *args)", ts_node_type(prm));
+      pj_flag_unsupported(p, prm, "parameter form `%s` (defaults, *args)", ts_node_type(prm));
       continue;
     }
     char *pn = pj_text(p, id);
@@ -562,7 +572,7 @@ static void emit_signature(pj *p, TSNode def, bool kernel, pj_kernel *k) {
     bool is_const = false;
     if (!ts_node_is_null(type)) {
       jt = pj_annotation(p, type, &is_const);
-      if (!jt && kernel) pj_unsupported(p, type, "kernel parameter annotation with no cuTile.jl mapping");
+      if (!jt && kernel) pj_flag_unsupported(p, type, "kernel parameter annotation with no cuTile.jl mapping");
       else if (!jt) pj_finding(p, type, "note", "host parameter annotation dropped (no Julia counterpart)");
       if (jt) v->sh.rank = 0;
     } else if (kernel && v->is_array && arr_t) {

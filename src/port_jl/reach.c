@@ -126,7 +126,7 @@ const tt_pj_finding *tt_pj_first_error_for(const tt_source *src, const tt_pj_res
     uint32_t a = ts_node_start_byte(name), b = ts_node_end_byte(name);
     r.defs[r.n_defs++] = (top_def){src->text + a, b - a, top, false};
   }
-  qsort(r.defs, r.n_defs, sizeof *r.defs, def_cmp);
+  if (r.n_defs) qsort(r.defs, r.n_defs, sizeof *r.defs, def_cmp);
   const tt_pj_finding *bad = NULL;
   top_def *k = kernel ? find_def(&r, kernel, (uint32_t)strlen(kernel)) : NULL;
   if (!k) {

@@ -115,7 +115,7 @@ void pj_args_collect(pj *p, TSNode arglist, pj_args *a) {
         a->kw_val[a->n_kw++] = ts_node_child_by_field_name(c, "value", 5);
       }
     } else if (pj_is(c, "list_splat") || pj_is(c, "dictionary_splat")) {
-      pj_unsupported(p, c, "argument unpacking (`*args`, `**kwargs`) has no cuTile.jl mapping");
+      pj_flag_unsupported(p, c, "argument unpacking (`*args`, `**kwargs`) has no cuTile.jl mapping");
     } else if (a->n_pos < 16) {
       a->pos[a->n_pos++] = c;
     }

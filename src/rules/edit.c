@@ -59,7 +59,7 @@ static int cmp_u32(const void *a, const void *b) {
 
 static void occ_init(occupancy *o, uint32_t *keys, size_t n) {
   memset(o, 0, sizeof *o);
-  qsort(keys, n, sizeof *keys, cmp_u32);
+  if (n) qsort(keys, n, sizeof *keys, cmp_u32);
   size_t w = 0;
   for (size_t i = 0; i < n; i++)
     if (w == 0 || keys[w - 1] != keys[i]) keys[w++] = keys[i];
@@ -202,7 +202,7 @@ static bool fix_overlaps_itself(const tt_finding *f) {
   if (f->n_edits < 2) return false;
   const tt_edit **e = tt_xcalloc(f->n_edits, sizeof *e);
   for (size_t k = 0; k < f->n_edits; k++) e[k] = &f->edits[k];
-  qsort(e, f->n_edits, sizeof *e, cmp_edit_pos);
+  if (f->n_edits) qsort(e, f->n_edits, sizeof *e, cmp_edit_pos);
   /* In this order an insertion at p comes before the replacements starting at p, so an
    * edit overlaps an earlier one exactly when it starts before the largest end of the
    * earlier replacements; two insertions at one point are neighbours. */
@@ -257,7 +257,7 @@ char *tt_edits_apply(const tt_tree *tree, tt_findings *fs, size_t *out_len) {
     free(ch);
     return NULL;
   }
-  qsort(ch, n, sizeof *ch, cmp_chosen);
+  if (n) qsort(ch, n, sizeof *ch, cmp_chosen);
   const char *src = tree->src->text;
   tt_buf out = {0};
   uint32_t pos = 0;

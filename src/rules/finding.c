@@ -37,7 +37,7 @@ static int cmp_finding(const void *a, const void *b) {
 
 void tt_findings_sort(tt_findings *fs) {
   if (fs->n < 2) return;
-  qsort(fs->items, fs->n, sizeof *fs->items, cmp_finding);
+  if (fs->n) qsort(fs->items, fs->n, sizeof *fs->items, cmp_finding);
   size_t w = 1;
   for (size_t r = 1; r < fs->n; r++) {
     tt_finding *prev = &fs->items[w - 1], *cur = &fs->items[r];

@@ -42,7 +42,7 @@ static void build_boundaries(tt_spanset *s) {
   s->b = tt_xcalloc(2 * s->n + 1, sizeof *s->b);
   size_t m = 0;
   for (size_t i = 0; i < s->n; i++) s->b[m++] = s->items[i].start, s->b[m++] = s->items[i].end;
-  qsort(s->b, m, sizeof *s->b, cmp_u32);
+  if (m) qsort(s->b, m, sizeof *s->b, cmp_u32);
   size_t w = 0;
   for (size_t i = 0; i < m; i++)
     if (w == 0 || s->b[w - 1] != s->b[i]) s->b[w++] = s->b[i];

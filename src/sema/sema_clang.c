@@ -436,7 +436,7 @@ static void collect_skipped(view *v) {
     v->n_skipped++;
   }
   clang_disposeSourceRangeList(rl);
-  qsort(v->skipped, v->n_skipped, 2 * sizeof *v->skipped, cmp_u32);
+  if (v->n_skipped) qsort(v->skipped, v->n_skipped, 2 * sizeof *v->skipped, cmp_u32);
 }
 
 static enum CXChildVisitResult visit_macro(CXCursor c, CXCursor parent, CXClientData data) {
@@ -516,7 +516,7 @@ static void parse_view(tt_sema_file *f, view *v, tt_sema_side side, bool typed) 
   if (typed) return;
   collect_skipped(v);
   clang_visitChildren(clang_getTranslationUnitCursor(v->tu), visit_macro, v);
-  qsort(v->macros, v->n_macros, sizeof *v->macros, cmp_macro);
+  if (v->n_macros) qsort(v->macros, v->n_macros, sizeof *v->macros, cmp_macro); /* NULL when none */
 }
 
 /* The preprocessor view of `side`, or NULL with f->why set. */

@@ -487,7 +487,10 @@ static void classify_headers(walk *w, const tt_tree *tree, headers *h) {
     for (; !ts_node_is_null(fn) && strcmp(ts_node_type(fn), "function_definition"); fn = ts_node_parent(fn)) {}
     if (!ts_node_is_null(fn)) tt_tree_walk(fn, on_called_name, ca);
   }
-  if (!called.n) return; /* nothing calls out: no header function is a neighbour */
+  if (!called.n) { /* nothing calls out: no header function is a neighbour */
+    tt_strmap_free(&called);
+    return;
+  }
   char **paths = NULL;
   size_t n = 0, cap = 0;
   void *args[] = {&paths, &n, &cap, (void *)tree->src->text};
@@ -515,6 +518,7 @@ static void classify_headers(walk *w, const tt_tree *tree, headers *h) {
   }
   free(paths);
   free(dir);
+  tt_strmap_free(&called);
 }
 
 /* Blanks the ranges that an earlier classifier labelled as `skip` says (code a HIP
