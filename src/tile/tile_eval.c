@@ -977,6 +977,19 @@ static tt_val eval(tt_interp *I, tt_frame *f, TSNode n) {
 /* ---- statements ------------------------------------------------------------ */
 
 /* Assigns v (taken) to a target: a name, or a tuple/list pattern unpacking a tuple. */
+void tt_ev_destructure(tt_interp *I, tt_frame *f, TSNode target, tt_val v, const char *verb,
+                       void (*assign_one)(tt_interp *, tt_frame *, TSNode, tt_val)) {
+  uint32_t nn = ts_node_named_child_count(target);
+  if (v.k != TV_TUPLE || (uint32_t)v.u.tu->n != nn) {
+    int have = v.k == TV_TUPLE ? v.u.tu->n : -1;
+    tt_v_drop(&v);
+    if (have < 0) tt_ev_fail(I, target, "cannot %s a non-tuple into %u names", verb, nn);
+    tt_ev_fail(I, target, "cannot %s %d values into %u names", verb, have, nn);
+  }
+  for (uint32_t i = 0; i < nn; i++) assign_one(I, f, ts_node_named_child(target, i), tt_v_copy(&v.u.tu->items[i]));
+  tt_v_drop(&v);
+}
+
 static void assign(tt_interp *I, tt_frame *f, TSNode target, tt_val v) {
   if (type_is(target, "identifier")) {
     uint32_t len;
@@ -986,15 +999,7 @@ static void assign(tt_interp *I, tt_frame *f, TSNode target, tt_val v) {
   }
   if (type_is(target, "pattern_list") || type_is(target, "tuple_pattern") || type_is(target, "tuple") ||
       type_is(target, "list_pattern")) {
-    uint32_t nn = ts_node_named_child_count(target);
-    if (v.k != TV_TUPLE || (uint32_t)v.u.tu->n != nn) {
-      int have = v.k == TV_TUPLE ? v.u.tu->n : -1;
-      tt_v_drop(&v);
-      if (have < 0) tt_ev_fail(I, target, "cannot unpack a non-tuple into %u names", nn);
-      tt_ev_fail(I, target, "cannot unpack %d values into %u names", have, nn);
-    }
-    for (uint32_t i = 0; i < nn; i++) assign(I, f, ts_node_named_child(target, i), tt_v_copy(&v.u.tu->items[i]));
-    tt_v_drop(&v);
+    tt_ev_destructure(I, f, target, v, "unpack", assign);
     return;
   }
   tt_v_drop(&v);

@@ -228,6 +228,11 @@ const char *tt_ev_node_text(tt_interp *I, TSNode n, uint32_t *len);
 /* Frames (for front ends): lookup in one frame, bind (taking v), free all. */
 tt_binding *tt_ev_frame_find(tt_frame *f, const char *name, uint32_t len);
 void tt_ev_frame_set(tt_interp *I, tt_frame *f, const char *name, uint32_t len, tt_val v);
+/* Assigns the items of tuple `v` (taken) to the names of `target`, a tuple form of the
+ * front end's grammar, each through `assign_one` (the front end's assignment, so nested
+ * forms recurse); `verb` names the operation in errors ("unpack", "destructure"). */
+void tt_ev_destructure(tt_interp *I, tt_frame *f, TSNode target, tt_val v, const char *verb,
+                       void (*assign_one)(tt_interp *, tt_frame *, TSNode, tt_val));
 void tt_ev_frame_clear(tt_frame *f);
 /* The program's function named so, or -1; front ends add theirs with tt_ev_add_func. */
 int tt_ev_func_index(tt_interp *I, const char *name, uint32_t len);

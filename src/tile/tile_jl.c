@@ -417,15 +417,7 @@ static void assign(tt_interp *I, tt_frame *f, TSNode target, tt_val v) {
     return;
   }
   if (type_is(target, "open_tuple") || type_is(target, "tuple_expression") || type_is(target, "parenthesized_expression")) {
-    uint32_t nn = ts_node_named_child_count(target);
-    if (v.k != TV_TUPLE || (uint32_t)v.u.tu->n != nn) {
-      int have = v.k == TV_TUPLE ? v.u.tu->n : -1;
-      tt_v_drop(&v);
-      if (have < 0) tt_ev_fail(I, target, "cannot destructure a non-tuple into %u names", nn);
-      tt_ev_fail(I, target, "cannot destructure %d values into %u names", have, nn);
-    }
-    for (uint32_t i = 0; i < nn; i++) assign(I, f, ts_node_named_child(target, i), tt_v_copy(&v.u.tu->items[i]));
-    tt_v_drop(&v);
+    tt_ev_destructure(I, f, target, v, "destructure", assign);
     return;
   }
   tt_v_drop(&v);
