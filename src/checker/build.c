@@ -41,6 +41,9 @@ static const char *const k_cxx_std[] = {"-std=gnu++20", "-std=gnu++17", NULL};
  * (TT_SIM_NO_REGIONS, src/sim/tt_sim_prep_rg.c), in case a form is what C++20
  * rejected: the coroutines then still run. */
 static const char *const k_no_regions = "-DTT_SIM_NO_REGIONS";
+/* CPU seconds for a compile with the precompiled shim: ~0.5 s is usual, the heaviest
+ * corpus harness takes a few; past this it is GCC's endless loop, not a kernel. */
+static const unsigned k_pch_attempt_cpu_s = 60;
 
 
 int tt_check_mkdirs(const char *path) { return tt_fs_mkdirs(path, NULL); }
@@ -261,9 +264,13 @@ char *tt_check_first_errors(const char *text, const char *kernel_path, int max_l
  * the first attempt (C++20 with region forms); GCC uses a .gch found in an -I dir
  * before the header's own dir when the flags and macros match, and ignores it else.
  * Returns the dir holding it (malloc'd), or NULL (the compile then goes without). */
+static const char *shim_header(const char *harness_text) {
+  return strstr(harness_text, "#include \"tt_sim_hip.h\"") ? "tt_sim_hip.h"
+         : strstr(harness_text, "#include \"tt_sim_cuda.h\"") ? "tt_sim_cuda.h" : NULL;
+}
+
 static char *shim_pch(const tt_check_toolchain *tc, const char *harness_text, char *warp_def, size_t wsz) {
-  const char *hdr = strstr(harness_text, "#include \"tt_sim_hip.h\"") ? "tt_sim_hip.h"
-                    : strstr(harness_text, "#include \"tt_sim_cuda.h\"") ? "tt_sim_cuda.h" : NULL;
+  const char *hdr = shim_header(harness_text);
   const char *w = strstr(harness_text, "#define TT_SIM_WARP ");
   int warp = w ? atoi(w + 20) : 0;
   if (!hdr || (warp != 32 && warp != 64)) return NULL;
@@ -272,11 +279,16 @@ static char *shim_pch(const tt_check_toolchain *tc, const char *harness_text, ch
   char *gch = dir ? tt_xasprintf("%s/%s.gch", dir, hdr) : NULL;
   if (!gch || tt_check_mkdirs(dir) != 0) goto fail;
   if (access(gch, R_OK) == 0) { free(gch); return dir; }
-  char *tmp = tt_xasprintf("%s.%d.tmp", gch, (int)getpid());
+  /* A name no other builder shares: checks run on several threads of one process, so
+   * a pid is not enough (two compilers writing one .gch made a corrupt header that
+   * sent later compiles into an endless loop inside cc1plus). */
+  char *tmp = tt_xasprintf("%s.tmp.XXXXXX", gch);
+  int fd = tmp ? mkstemp(tmp) : -1;
+  if (fd >= 0) close(fd);
   char *src = tt_xasprintf("%s/%s", tc->sim_include, hdr), *inc = tt_xasprintf("-I%s", tc->sim_include);
   char *olog = tt_xasprintf("%s.out", tmp ? tmp : ""), *elog = tt_xasprintf("%s.err", tmp ? tmp : "");
   int ok = 0;
-  if (tmp && src && inc && olog && elog) {
+  if (fd >= 0 && src && inc && olog && elog) {
     char *argv[16];
     int n = 0;
     argv[n++] = tc->cxx;
@@ -296,8 +308,8 @@ static char *shim_pch(const tt_check_toolchain *tc, const char *harness_text, ch
     tt_check_proc_free(&pr);
     unlink(olog);
     unlink(elog);
-    if (!ok) unlink(tmp);
   }
+  if (!ok && fd >= 0) unlink(tmp);
   free(tmp);
   free(src);
   free(inc);
@@ -377,6 +389,7 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
   char *inc3 = !nvcc && tc->hip_support ? tt_xasprintf("-I%s", tc->hip_support) : NULL;
   int rc = -1;
   char warp_def[32] = "", *pch = NULL, *pch_inc = NULL;
+  int pch_failed = 0;
   if (!src || !out || !olog || !elog || !inc1 || tt_check_write_file(src, harness_text, strlen(harness_text)) != 0) {
     *log = tt_xasprintf("cannot write the harness in %s", tmp);
     goto done;
@@ -384,7 +397,8 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
   pch = nvcc ? NULL : shim_pch(tc, harness_text, warp_def, sizeof warp_def);
   pch_inc = pch ? tt_xasprintf("-I%s", pch) : NULL;
   /* attempts: C++20, C++20 without region forms, C++17 */
-  for (int attempt = 0;; attempt++) {
+  int attempt;
+  for (attempt = 0;; attempt++) {
     const char *std = k_cxx_std[attempt < 2 ? 0 : 1];
     int last = attempt == 2;
     char *argv[24];
@@ -410,7 +424,12 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
     }
     argv[n] = NULL;
     tt_check_proc pr;
-    if (tt_check_proc_run(argv, NULL, olog, elog, tc->timeout_s, &pr) != 0) {
+    /* GCC 12 can crash or loop forever on a precompiled header that does not fit: the
+     * attempt with one runs under a CPU limit (load does not stretch it as it does wall
+     * time) and any failure of it is tried again without, before it counts. */
+    int with_pch = pch_inc && attempt == 0;
+    tt_check_proc_limits pch_lim = {.cpu_s = k_pch_attempt_cpu_s};
+    if (tt_check_proc_run_limited(argv, NULL, olog, elog, tc->timeout_s, with_pch ? &pch_lim : NULL, &pr) != 0) {
       *log = tt_xasprintf("cannot run the compiler '%s': %s", compiler, pr.err ? pr.err : "?");
       tt_check_proc_free(&pr);
       goto done;
@@ -419,6 +438,14 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
       char *p = tt_xasprintf("%s/%s.compile.log", keep_dir, stem);
       if (p) tt_check_write_file(p, pr.err, strlen(pr.err));
       free(p);
+    }
+    if (with_pch && !(pr.exited && pr.exit_code == 0)) {
+      tt_check_proc_free(&pr);
+      free(pch_inc);
+      pch_inc = NULL;
+      pch_failed = 1;
+      attempt--;
+      continue;
     }
     if (!nvcc && !last && !pr.timed_out && pr.exited && pr.exit_code != 0 && pr.exit_code != 127) {
       tt_check_proc_free(&pr);
@@ -436,6 +463,14 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
     }
     tt_check_proc_free(&pr);
     break;
+  }
+  /* It built without the precompiled header and failed with it at the same level: the
+   * header is at fault (a corrupt file from an older build, say), so the next compile
+   * makes a new one. */
+  if (pch_failed && pch && attempt == 0) {
+    char *gch = tt_xasprintf("%s/%s.gch", pch, shim_header(harness_text));
+    if (gch) unlink(gch);
+    free(gch);
   }
   if (rename(out, target) != 0) {
     *log = tt_xasprintf("cannot move the harness into the cache (%s): %s", target, strerror(errno));

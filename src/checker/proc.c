@@ -116,7 +116,7 @@ int tt_check_proc_run_limited(char *const argv[], const char *cwd, const char *o
   /* Everything the keeper needs is prepared before fork: only async-signal-safe calls
    * happen in it (tiletrans may run checks on several threads). */
   tt_check_launch l = {.argv = argv, .cwd = cwd, .timeout_s = timeout_s,
-                       .memory_bytes = lim ? lim->memory_bytes : 0, .sandbox = lim ? (int)lim->sandbox : 0};
+                       .memory_bytes = lim ? lim->memory_bytes : 0, .cpu_s = lim ? lim->cpu_s : 0, .sandbox = lim ? (int)lim->sandbox : 0};
   snprintf(l.uid_map, sizeof l.uid_map, "%u %u 1\n", (unsigned)getuid(), (unsigned)getuid());
   snprintf(l.gid_map, sizeof l.gid_map, "%u %u 1\n", (unsigned)getgid(), (unsigned)getgid());
   int pipefd[2] = {-1, -1};

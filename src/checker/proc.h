@@ -38,6 +38,7 @@ typedef enum tt_check_sandbox {
 
 typedef struct tt_check_proc_limits {
   size_t memory_bytes;       /* RLIMIT_AS of the program; 0: no limit */
+  unsigned cpu_s;            /* RLIMIT_CPU of each of its processes (load-independent); 0: none */
   tt_check_sandbox sandbox;
 } tt_check_proc_limits;
 

@@ -116,6 +116,10 @@ static void exec_program(const tt_check_launch *l, int in_ns) {
     struct rlimit as = {l->memory_bytes, l->memory_bytes};
     setrlimit(RLIMIT_AS, &as);
   }
+  if (l->cpu_s) {
+    struct rlimit cpu = {l->cpu_s, l->cpu_s};
+    setrlimit(RLIMIT_CPU, &cpu);
+  }
   struct rlimit core = {0, 0};
   setrlimit(RLIMIT_CORE, &core);
   dup2(l->in_fd, 0);

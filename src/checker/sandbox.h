@@ -25,6 +25,7 @@ typedef struct tt_check_launch {
   int in_fd, out_fd, err_fd, report_fd;
   double timeout_s;         /* <= 0: none */
   size_t memory_bytes;      /* RLIMIT_AS; 0: none */
+  unsigned cpu_s;           /* RLIMIT_CPU; 0: none */
   int sandbox;              /* 0 off, 1 when available, 2 required */
   char uid_map[64], gid_map[64]; /* "<uid> <uid> 1\n": the same ids inside */
 } tt_check_launch;

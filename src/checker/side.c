@@ -235,7 +235,7 @@ int tt_check_side_run(tt_check_side_ctx *c, const char *inputs_path, uint64_t se
   /* Harnesses on the sim run under the memory limit and in the sandbox; a GPU side
    * (nvcc) needs the driver's address space and devices, so neither applies to it. */
   tt_check_proc_limits lim = {0};
-  if (c->kind != TT_CHECK_SIDE_NVCC) lim = (tt_check_proc_limits){c->o->memory_limit, c->o->sandbox};
+  if (c->kind != TT_CHECK_SIDE_NVCC) lim = (tt_check_proc_limits){.memory_bytes = c->o->memory_limit, .sandbox = c->o->sandbox};
   if (tt_check_proc_run_limited(argv, c->workdir, so, se, limit, &lim, &pr) != 0) {
     *err = tt_xasprintf("cannot run the harness %s: %s", c->exe, pr.err ? pr.err : "?");
     tt_check_proc_free(&pr);

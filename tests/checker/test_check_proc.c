@@ -96,6 +96,18 @@ Test(proc, memory_limit_is_the_address_space_limit) {
   tt_check_proc_free(&p);
 }
 
+/* The limit that ends GCC's endless loop on a bad precompiled header: CPU time, which
+ * load does not stretch, for the program and each process it starts. */
+Test(proc, cpu_limit_ends_a_spinning_descendant) {
+  tt_check_proc_limits lim = {.cpu_s = 1};
+  tt_check_proc p;
+  cr_assert_eq(run_sh("ulimit -t; sh -c 'while :; do :; done'; echo after", NULL, 120, &lim, &p), 0);
+  cr_assert_str_eq(p.out, "1\nafter\n", "got %s", p.out);
+  cr_assert_not(p.timed_out);
+  cr_assert_lt(p.wall_s, 100);
+  tt_check_proc_free(&p);
+}
+
 Test(proc, parse_size) {
   size_t v;
   cr_assert_eq(tt_check_parse_size("4G", &v), 0);
