@@ -28,6 +28,14 @@ expect_fail hip_ballot_mask32 tt_sim_hip.h 32 "The mask must be a 64-bit integer
   '__global__ void k(unsigned long long *o) { o[0] = __ballot_sync(0xffffffffu, 1); }'
 expect_ok hip_mask64 tt_sim_hip.h 64 \
   '__global__ void k(float *o) { o[0] = __shfl_xor_sync(0xffffffffffffffffull, o[0], 1); }'
+# min(int, unsigned): CUDA has it; HIP 5.2 picks its double overload, so an index built
+# from it does not build there (llm.c softmax_forward) and must not in the HIP shim.
+expect_fail hip_min_int_unsigned tt_sim_hip.h 64 "subscript|invalid types" \
+  '__global__ void k(const float *x, float *y, int c) { y[0] = x[min(c - 1, 2u)]; }'
+expect_ok cuda_min_int_unsigned tt_sim_cuda.h 32 \
+  '__global__ void k(const float *x, float *y, int c) { y[0] = x[min(c - 1, 2u)]; }'
+expect_ok hip_min_same_type tt_sim_hip.h 64 \
+  '__global__ void k(const float *x, float *y, int c, unsigned u) { y[0] = x[min(c, 2) + min(u, 3u) + max(u, 1)]; }'
 expect_fail inline_ptx tt_sim_cuda.h 32 "inline assembly" \
   '__global__ void k(unsigned *o) { unsigned l; asm volatile("mov.u32 %0, %%laneid;" : "=r"(l)); o[0] = l; }'
 expect_fail wmma tt_sim_cuda.h 32 "wmma" '#include <mma.h>'

@@ -23,6 +23,10 @@
  *                 lanes of the wavefront (64-bit masks); tiletrans::logical32::match_any_sync /
  *                 match_all_sync over the caller's 32-lane group (32-bit masks, for functions
  *                 ported as logical-32).
+ *   min / max     tiletrans::min(a, b) / max(a, b) of two arithmetic types, as CUDA's
+ *                 overloads: integers in their common type (min(int, unsigned) compares as
+ *                 unsigned), floating point with fmin/fmax. HIP 5.2 has no min(int, unsigned)
+ *                 and picks its double overload.
  *   math consts   CUDART_INF_F, CUDART_PI_F, ... of math_constants.h.
  */
 #ifndef TILETRANS_HIP_COMPAT_H
@@ -31,6 +35,7 @@
 #include <hip/hip_runtime.h>
 #include <hip/hip_cooperative_groups.h>
 #include <stdint.h>
+#include <type_traits>
 
 /* ---- bf16 ------------------------------------------------------------------------------ */
 #if __has_include(<hip/hip_bf16.h>)
@@ -376,6 +381,32 @@ template <class T> __device__ inline unsigned match_all_sync(T v, int *pred) {
   return same == group ? (unsigned)(group >> (__lane_id() & 32)) : 0u;
 }
 } // namespace logical32
+
+/* ---- min / max of mixed types ------------------------------------------------------------
+ * CUDA declares min/max for every pair of int, unsigned, long, long long and their unsigned
+ * kinds, returning the usual arithmetic conversion of the two (min(-1, 5u) is 5u: the int
+ * converts to unsigned), and float/double ones that are fminf/fmin. HIP 5.2 has
+ * min(int, int), min(uint32_t, int) and a double overload, which takes min(int, unsigned):
+ * the value is a double (an index that no longer builds) and the comparison signed. */
+namespace minmax_detail {
+template <class C> __host__ __device__ inline C min_of(C a, C b, std::true_type) { return ::fmin(a, b); }
+template <class C> __host__ __device__ inline C min_of(C a, C b, std::false_type) { return a < b ? a : b; }
+template <class C> __host__ __device__ inline C max_of(C a, C b, std::true_type) { return ::fmax(a, b); }
+template <class C> __host__ __device__ inline C max_of(C a, C b, std::false_type) { return a > b ? a : b; }
+} // namespace minmax_detail
+/* C++11 (hipcc's default dialect): no if constexpr, no common_type_t. */
+template <class A, class B>
+__host__ __device__ inline typename std::common_type<A, B>::type min(A a, B b) {
+  typedef typename std::common_type<A, B>::type C;
+  static_assert(std::is_arithmetic<C>::value, "tiletrans::min takes numbers");
+  return minmax_detail::min_of<C>((C)a, (C)b, std::is_floating_point<C>());
+}
+template <class A, class B>
+__host__ __device__ inline typename std::common_type<A, B>::type max(A a, B b) {
+  typedef typename std::common_type<A, B>::type C;
+  static_assert(std::is_arithmetic<C>::value, "tiletrans::max takes numbers");
+  return minmax_detail::max_of<C>((C)a, (C)b, std::is_floating_point<C>());
+}
 } // namespace tiletrans
 
 /* ---- math_constants.h ------------------------------------------------------------------- */

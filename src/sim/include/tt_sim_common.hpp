@@ -778,7 +778,10 @@ inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned s)
     return (unsigned)(v >> (s & 31));
 }
 
-// min/max overloads CUDA and HIP put in the global namespace
+// min/max overloads CUDA and HIP put in the global namespace. The sets differ, and the
+// HIP side has exactly HIP 5.2's (amd_math_functions.h): a PASS must mean the port builds.
+#ifndef TT_SIM_DIALECT_HIP
+// CUDA: every pair of integer types, returning their usual arithmetic conversion
 #define TT_SIM_MINMAX(T)                                  \
     inline T min(T a, T b) { return b < a ? b : a; }      \
     inline T max(T a, T b) { return a < b ? b : a; }
@@ -793,6 +796,27 @@ inline unsigned min(int a, unsigned b) { return min((unsigned)a, b); }
 inline unsigned min(unsigned a, int b) { return min(a, (unsigned)b); }
 inline unsigned max(int a, unsigned b) { return max((unsigned)a, b); }
 inline unsigned max(unsigned a, int b) { return max(a, (unsigned)b); }
+#else
+// HIP 5.2: a template of one type, (int, int), (uint32_t, int) returning int (not the other
+// order), float, double, and for any other pair of arithmetic types a double overload
+// (so min(int, unsigned) is a double there: tiletrans ports call tiletrans::min).
+template <class T> inline T min(T a, T b) { return (a < b) ? a : b; }
+template <class T> inline T max(T a, T b) { return (a > b) ? a : b; }
+inline int min(int a, int b) { return (a < b) ? a : b; }
+inline int max(int a, int b) { return (a > b) ? a : b; }
+inline int min(uint32_t a, int b) { return (a < (uint32_t)b) ? (int)a : b; }
+inline int max(uint32_t a, int b) { return (a > (uint32_t)b) ? (int)a : b; }
+inline float min(float a, float b) { return fminf(a, b); }
+inline float max(float a, float b) { return fmaxf(a, b); }
+inline double min(double a, double b) { return fmin(a, b); }
+inline double max(double a, double b) { return fmax(a, b); }
+template <class A, class B>
+inline typename std::enable_if<std::numeric_limits<A>::is_specialized && std::numeric_limits<B>::is_specialized, double>::type
+min(A a, B b) { return min((double)a, (double)b); }
+template <class A, class B>
+inline typename std::enable_if<std::numeric_limits<A>::is_specialized && std::numeric_limits<B>::is_specialized, double>::type
+max(A a, B b) { return max((double)a, (double)b); }
+#endif
 
 // ------------------------------------------------------------ float intrinsics
 inline float __int_as_float(int x) { float f; std::memcpy(&f, &x, 4); return f; }
