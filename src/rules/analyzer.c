@@ -7,9 +7,10 @@ extern const tt_analyzer tt_analyzer_narrow_store;
 extern const tt_analyzer tt_analyzer_classify;
 extern const tt_analyzer tt_analyzer_branches;
 extern const tt_analyzer tt_analyzer_scalar_args;
+extern const tt_analyzer tt_analyzer_launch_args;
 
 static const tt_analyzer *const all[] = {&tt_analyzer_rename, &tt_analyzer_narrow_store, &tt_analyzer_classify,
-                                         &tt_analyzer_branches, &tt_analyzer_scalar_args};
+                                         &tt_analyzer_branches, &tt_analyzer_scalar_args, &tt_analyzer_launch_args};
 
 const tt_analyzer *tt_analyzer_find(const char *name) {
   for (size_t i = 0; i < sizeof all / sizeof *all; i++)
@@ -17,4 +18,4 @@ const tt_analyzer *tt_analyzer_find(const char *name) {
   return NULL;
 }
 
-const char *tt_analyzer_names(void) { return "rename, narrow-store, classify-functions, preprocessor-branches, julia-scalar-args"; }
+const char *tt_analyzer_names(void) { return "rename, narrow-store, classify-functions, preprocessor-branches, julia-scalar-args, julia-launch-args"; }
