@@ -310,7 +310,7 @@ pj_ex pj_expr(pj *p, TSNode n) {
   if (!strcmp(t, "identifier")) {
     char *s = pj_text(p, n);
     pj_var *v = pj_var_get(p, s);
-    pj_ex e = pj_ex_new(s);
+    pj_ex e = pj_ex_new(pj_renamed(p, s)); /* v stays valid: the name is looked up first */
     e.atomic = true;
     if (v) e.sh = pj_shape_copy(&v->sh), e.one_based = v->one_based;
     return e;

@@ -7,6 +7,7 @@
 
 #include "port_jl/map.h"
 #include "port_jl/port_jl.h"
+#include "util/strmap.h"
 #include "util/util.h"
 
 #define PJ_MAX_RANK 8
@@ -61,6 +62,10 @@ typedef struct pj {
   size_t n_kernels, cap_kernels;
   char **const_aliases; /* module-level names bound to ct.Constant[...] */
   size_t n_aliases, cap_aliases;
+  /* Locals and parameters of the function being translated renamed because they would
+   * shadow a Julia function its translation calls (`cumsum = ct.cumsum(x)` would make
+   * `cumsum` a local in all of the Julia function): Python name -> Julia name. */
+  tt_strmap renames;
   bool device;          /* inside device code: float literals are Float32 */
   bool imported;        /* the Julia import of the module is written */
   /* The first unsupported construct of the statement being translated. */
@@ -71,6 +76,9 @@ typedef struct pj {
 
 /* Node text, malloc'd. */
 char *pj_text(const pj *p, TSNode n);
+/* The Julia spelling of Python name `name` (takes it; returns it or its rename in the
+ * current function, malloc'd). */
+char *pj_renamed(const pj *p, char *name);
 bool pj_is(TSNode n, const char *type);
 bool pj_text_eq(const pj *p, TSNode n, const char *s);
 

@@ -24,6 +24,13 @@ char *pj_text(const pj *p, TSNode n) {
   return tt_xstrndup(p->src->text + a, b - a);
 }
 
+char *pj_renamed(const pj *p, char *name) {
+  const char *r = tt_strmap_get(&p->renames, name, strlen(name));
+  if (!r) return name;
+  free(name);
+  return tt_xstrdup(r);
+}
+
 bool pj_is(TSNode n, const char *type) { return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type); }
 
 bool pj_text_eq(const pj *p, TSNode n, const char *s) {
@@ -103,6 +110,8 @@ pj_var *pj_var_put(pj *p, const char *name) {
 static void vars_clear(pj *p) {
   for (size_t i = 0; i < p->n_vars; i++) free(p->vars[i].name), pj_shape_free(&p->vars[i].sh);
   p->n_vars = 0;
+  tt_strmap_free(&p->renames);
+  memset(&p->renames, 0, sizeof p->renames);
 }
 
 bool pj_is_const_alias(const pj *p, const char *name) {
@@ -187,9 +196,10 @@ static void assignment(pj *p, TSNode n) {
     pj_var *v = pj_var_get(p, lt);
     if (v && v->one_based && !e.one_based) pj_flag_unsupported(p, n, "an id variable reassigned to a plain value");
     char *val = v && v->one_based ? tt_xstrdup(e.text) : pj_as_value(&e);
+    char *shown = pj_renamed(p, tt_xstrdup(lt));
     line_start(p);
-    tt_buf_printf(&p->out, "%s = %s", lt, val);
-    free(val);
+    tt_buf_printf(&p->out, "%s = %s", shown, val);
+    free(val), free(shown);
   } else if (pj_is(left, "pattern_list") || pj_is(left, "tuple_pattern")) {
     lt = pj_text(p, left);
     line_start(p);
@@ -217,7 +227,7 @@ static void augmented(pj *p, TSNode n) {
   bool scalar = pj_shape_is_number(&l.sh) && pj_shape_is_number(&r.sh);
   const char *jop = tt_pj_map_str(p->map, scalar ? "scalar_operators" : "operators", op);
   if (!jop) jop = op;
-  char *name = pj_text(p, left);
+  char *name = pj_renamed(p, pj_text(p, left));
   char *rv = pj_as_value(&r);
   line_start(p);
   if (jop[0] == '.') tt_buf_printf(&p->out, "%s = %s %s (%s)", name, name, jop, rv);
@@ -237,13 +247,13 @@ static void for_statement(pj *p, TSNode n) {
   }
   TSNode args = ts_node_child_by_field_name(right, "arguments", 9);
   uint32_t na = ts_node_named_child_count(args);
-  char *var = pj_text(p, left);
+  char *var = pj_text(p, left), *shown = pj_renamed(p, pj_text(p, left));
   pj_var *v = pj_var_get(p, var);
   line_start(p);
   if (na == 1 && v && v->one_based) {
     pj_ex n1 = pj_expr(p, ts_node_named_child(args, 0));
     char *e = pj_as_value(&n1);
-    tt_buf_printf(&p->out, "for %s in Int32(1):%s\n", var, e);
+    tt_buf_printf(&p->out, "for %s in Int32(1):%s\n", shown, e);
     free(e);
     pj_ex_free(&n1);
   } else if (na >= 1 && na <= 3) {
@@ -254,11 +264,11 @@ static void for_statement(pj *p, TSNode n) {
     if (na == 3) {
       pj_ex s = pj_expr(p, ts_node_named_child(args, 2));
       char *sv = pj_as_value(&s);
-      tt_buf_printf(&p->out, "for %s in %s:%s:(%s - 1)\n", var, av, sv, bv);
+      tt_buf_printf(&p->out, "for %s in %s:%s:(%s - 1)\n", shown, av, sv, bv);
       free(sv);
       pj_ex_free(&s);
     } else {
-      tt_buf_printf(&p->out, "for %s in %s:(%s - 1)\n", var, av, bv);
+      tt_buf_printf(&p->out, "for %s in %s:(%s - 1)\n", shown, av, bv);
     }
     free(av), free(bv);
     pj_ex_free(&a), pj_ex_free(&b);
@@ -267,7 +277,7 @@ static void for_statement(pj *p, TSNode n) {
   }
   pj_var *lv = pj_var_put(p, var);
   lv->sh.rank = 0;
-  free(var);
+  free(var), free(shown);
   if (p->unsupported) return;
   p->indent++;
   block(p, body);
@@ -541,6 +551,63 @@ static bool scan_enter(TSNode n, void *vctx) {
   return true;
 }
 
+/* The bare Julia functions (`cumsum`, `sum`, `fill`; not `ct.load`) that the API map
+ * gives the `ct.X(...)` calls of a body. */
+typedef struct called_ctx {
+  pj *p;
+  tt_strmap names;
+} called_ctx;
+
+static bool called_enter(TSNode n, void *vctx) {
+  called_ctx *c = vctx;
+  pj *p = c->p;
+  TSNode fn = pj_is(n, "call") ? ts_node_child_by_field_name(n, "function", 8) : (TSNode){0};
+  if (!pj_is(fn, "attribute") ||
+      !pj_text_eq(p, ts_node_child_by_field_name(fn, "object", 6), tt_pj_map_str(p->map, "module", "alias")))
+    return true;
+  char *a = pj_text(p, ts_node_child_by_field_name(fn, "attribute", 9));
+  const char *j = tt_pj_node_str(tt_pj_map_entry(p->map, "functions", a), "julia");
+  if (j && !strchr(j, '.')) tt_strmap_put(&c->names, j, "");
+  free(a);
+  return true;
+}
+
+static bool name_taken(const pj *p, const tt_strmap *called, const char *s) {
+  return tt_strmap_get(called, s, strlen(s)) || pj_var_get((pj *)p, s) || tt_strmap_get(&p->renames, s, strlen(s));
+}
+
+static void rename_one(pj *p, const tt_strmap *called, const char *name) {
+  if (!tt_strmap_get(called, name, strlen(name)) || tt_strmap_get(&p->renames, name, strlen(name))) return;
+  tt_buf b = {0};
+  tt_buf_printf(&b, "%s_", name);
+  while (name_taken(p, called, b.data)) tt_buf_putc(&b, '_');
+  tt_strmap_put(&p->renames, name, b.data);
+  tt_buf_free(&b);
+}
+
+/* A local or parameter named like a Julia function the body's translation calls is
+ * renamed `name_` (more underscores while that is taken): in Julia an assignment makes
+ * the name local to the whole function, so `cumsum = cumsum(x; dims=1)` would call the
+ * unassigned local. Runs after the scan (p->vars holds the locals). */
+static void plan_renames(pj *p, TSNode def, TSNode body) {
+  called_ctx c = {p, {0}};
+  tt_tree_walk(body, called_enter, &c);
+  if (c.names.n) {
+    TSNode params = ts_node_child_by_field_name(def, "parameters", 10);
+    for (uint32_t i = 0; i < ts_node_named_child_count(params); i++) {
+      TSNode prm = ts_node_named_child(params, i), id = prm;
+      if (!pj_is(prm, "identifier")) id = ts_node_child_by_field_name(prm, "name", 4);
+      if (!pj_is(id, "identifier")) id = ts_node_named_child(prm, 0);
+      if (!pj_is(id, "identifier")) continue;
+      char *n = pj_text(p, id);
+      rename_one(p, &c.names, n);
+      free(n);
+    }
+    for (size_t i = 0; i < p->n_vars; i++) rename_one(p, &c.names, p->vars[i].name);
+  }
+  tt_strmap_free(&c.names);
+}
+
 static void emit_signature(pj *p, TSNode def, bool kernel, pj_kernel *k) {
   char *name = pj_text(p, ts_node_child_by_field_name(def, "name", 4));
   TSNode params = ts_node_child_by_field_name(def, "parameters", 10);
@@ -584,7 +651,9 @@ static void emit_signature(pj *p, TSNode def, bool kernel, pj_kernel *k) {
       v->sh.rank = 0;
     }
     k->is_const[k->n_params++] = is_const;
-    tt_buf_printf(&b, "%s%s%s%s", i ? ", " : "", pn, jt ? "::" : "", jt ? jt : "");
+    char *shown = pj_renamed(p, tt_xstrdup(pn));
+    tt_buf_printf(&b, "%s%s%s%s", i ? ", " : "", shown, jt ? "::" : "", jt ? jt : "");
+    free(shown);
     if (!ts_node_is_null(dflt)) {
       pj_ex d = pj_expr(p, dflt);
       tt_buf_printf(&b, "=%s", d.text);
@@ -644,6 +713,7 @@ static void function_def(pj *p, TSNode def, TSNode decorated) {
   vars_clear(p);
   scan_ctx sc = {p};
   tt_tree_walk(body, scan_enter, &sc);
+  plan_renames(p, def, body);
   p->device = kernel || uses_device_api(p, body);
   pj_kernel k = {0};
   emit_signature(p, def, kernel, &k);

@@ -288,3 +288,83 @@ Test(narrow_store, whitespace_in_type_and_several_vars) {
                  "}\n");
   tt_rule_free(r);
 }
+
+/* ---- julia-scalar-args / julia-launch-args (jl_kinds) ----------------------------- */
+
+static const char *const KINDS_OPTS =
+    "  scalar_types: '\\A(?:Int|Int32|Float32)\\z'\n"
+    "  tile_types: '\\A(?:ct\\.)?(?:Tile|TileArray)\\b|\\ACuVector\\b'\n"
+    "  scalar_calls: [ct.bid, size, length, ct.Constant]\n"
+    "  tile_calls: [ct.load, similar]\n"
+    "  elementwise_calls: [max, min, cld]\n"
+    "  reduction_calls: [maximum]\n"
+    "  reduction_keyword: dims\n";
+
+static tt_rule *jl_rule(const char *head) {
+  char *body = tt_xasprintf("%s%s", head, KINDS_OPTS);
+  tt_rule *r = tts_rule_of("julia", "{{problem}}", body);
+  free(body);
+  return r;
+}
+
+Test(julia_scalar_args, labels_by_the_join_of_the_arguments) {
+  tt_rule *r = tts_rule_of("julia", "{{fn}}:{{label}}:{{arg}}",
+                           "analyzer: julia-scalar-args\noptions:\n  fact: k\n  calls: [max, min]\n"
+                           "  report: [tile, unknown]\n"
+                           "  scalar_types: '\\A(?:Int|Int32|Float32)\\z'\n  tile_types: '\\A(?:ct\\.)?Tile\\b'\n"
+                           "  scalar_calls: [ct.bid, size]\n  tile_calls: [ct.load]\n  elementwise_calls: [max, min]\n"
+                           "  reduction_calls: [maximum]\n  reduction_keyword: dims\n");
+  const char *code = "function k(A, n::Int32, t::ct.Tile{Float32}) where {N}\n"
+                     "    i = ct.bid(1) + n\n"           /* scalar */
+                     "    a = min(i, N, size(A, 1))\n"   /* scalar: not reported */
+                     "    x = ct.load(A; index=i, shape=(16,))\n"
+                     "    b = max(x .* 2, 1)\n"          /* tile */
+                     "    c = max(maximum(t), i)\n"      /* unknown: no dims */
+                     "    d = max(maximum(t; dims=1), i)\n" /* tile */
+                     "    e = min(A, n)\n"               /* unknown: untyped */
+                     "end\n";
+  tt_findings fs = {0};
+  cr_assert_eq(tts_match(r, TT_LANG_JULIA, code, &fs), 4u);
+  cr_expect_str_eq(fs.items[0].message, "max:tile:x .* 2");
+  cr_expect_eq(fs.items[0].start_pos.line, 5u);
+  cr_expect_str_eq(fs.items[1].message, "max:unknown:maximum(t)");
+  cr_expect_str_eq(fs.items[2].message, "max:tile:maximum(t; dims=1)");
+  cr_expect_str_eq(fs.items[3].message, "min:unknown:A");
+  tt_findings_free(&fs);
+  tt_rule_free(r);
+}
+
+Test(julia_launch_args, count_and_array_scalar_mismatches) {
+  tt_rule *r = jl_rule("analyzer: julia-launch-args\noptions:\n  launch_calls: [ct.launch]\n  kernel_at: 1\n"
+                       "  args_from: 3\n");
+  const char *code = "function k(a::ct.TileArray{Float32,1}, n::Int, m::Int=2)\n    return\nend\n"
+                     "function h(x::CuVector{Float32})\n"
+                     "    y = similar(x)\n"
+                     "    ct.launch(k, 1, x, length(x))\n"     /* fits (m optional) */
+                     "    ct.launch(k, 1, x, 1, 2, 3)\n"       /* too many */
+                     "    ct.launch(k, 1, 4, y)\n"             /* both swapped */
+                     "    ct.launch(k, 1, x; stream=s)\n"      /* too few (keywords do not count) */
+                     "end\n";
+  tt_findings fs = {0};
+  cr_assert_eq(tts_match(r, TT_LANG_JULIA, code, &fs), 4u);
+  cr_expect_str_eq(fs.items[0].message, "passes 4 arguments to `k`, whose signature takes at least 2");
+  cr_expect_eq(fs.items[0].start_pos.line, 7u);
+  cr_expect_str_eq(fs.items[1].message,
+                   "argument 1 `4`: a scalar goes to the array parameter `a::ct.TileArray{Float32,1}`");
+  cr_expect_str_eq(fs.items[2].message, "argument 2 `y`: an array goes to the scalar parameter `n::Int`");
+  cr_expect_eq(fs.items[3].start_pos.line, 9u);
+  tt_findings_free(&fs);
+  tt_rule_free(r);
+}
+
+Test(julia_launch_args, bad_options_name_the_key) {
+  char *err = NULL;
+  tt_rule *r = tts_rule("id: t\ntarget: julia\nlanguage: julia\ncategory: api-mapping\nseverity: error\n"
+                        "summary: s\nmessage: m\nexplain: e\nanalyzer: julia-launch-args\noptions:\n"
+                        "  launch_calls: [ct.launch]\n  kernel_at: 0\n  args_from: 3\n"
+                        "  scalar_types: 'x'\n  tile_types: 'y'\nexamples:\n  - match: \"x\"\n",
+                        &err);
+  cr_expect_null(r);
+  cr_expect(err && strstr(err, "`kernel_at` must be a position"), "%s", err ? err : "(no error)");
+  free(err);
+}

@@ -216,3 +216,33 @@ Test(port_jl, host_code_beside_a_kernel_does_not_fail_it) {
   tt_pj_result_free(&r);
   tt_source_free(s);
 }
+
+/* TileGym's _moe_align_block_size_stage2_kernel names a local `cumsum`: in Julia that
+ * assignment makes `cumsum` local to the whole function, so the translated call
+ * `cumsum(x; dims=1)` would read the unassigned local. The translator renames a local
+ * or parameter that collides with a Julia function its body's translation calls, every
+ * use included, and leaves the names of functions that call no such function alone. */
+Test(port_jl, a_local_named_like_an_emitted_julia_function_is_renamed) {
+  const char *py = "import cuda.tile as ct\n"
+                   "@ct.kernel\n"
+                   "def scan(cnts, out, sum, N: ct.Constant[int]):\n"
+                   "    v = ct.load(cnts, index=(ct.bid(0),), shape=(N,))\n"
+                   "    cumsum = ct.cumsum(v, axis=0)\n"
+                   "    cumsum_ = ct.sum(cumsum, axis=0)\n"
+                   "    ct.store(out, index=(ct.bid(0),), tile=cumsum + sum)\n"
+                   "@ct.kernel\n"
+                   "def keep(cumsum, out, N: ct.Constant[int]):\n"
+                   "    v = ct.load(cumsum, index=(ct.bid(0),), shape=(N,))\n"
+                   "    ct.store(out, index=(ct.bid(0),), tile=v)\n";
+  size_t problems;
+  char *jl = port(py, TT_PJ_LOGICAL, &problems);
+  cr_expect_eq(problems, 0, "%s", jl);
+  HAS(jl, "function scan(cnts::ct.TileArray, out::ct.TileArray, sum_, N::Int)\n");
+  HAS(jl, "    cumsum__ = cumsum(v; dims=1)\n");
+  HAS(jl, "    cumsum_ = dropdims(sum(cumsum__; dims=1); dims=1)\n");
+  HAS(jl, "tile=cumsum__ .+ sum_)");
+  LACKS(jl, "cumsum = ");
+  HAS(jl, "function keep(cumsum::ct.TileArray, out::ct.TileArray, N::Int)\n");
+  HAS(jl, "    v = ct.load(cumsum; index=(ct.bid(1),), shape=(N,))\n");
+  free(jl);
+}

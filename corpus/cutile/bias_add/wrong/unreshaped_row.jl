@@ -1,5 +1,6 @@
 # pitfall: the (N,) bias row not reshaped to (1, N): Julia broadcasts from the left, so it is added down the columns; expect: MISMATCH
 # layout: logical
+# lint: jl-row-broadcast@14:36
 # cuTile.jl translation of bias_add.py: y = x .+ b with x (M, N) as in Python. Julia
 # broadcasts from the left, so the row vector b (N,) is reshaped to (1, N) first.
 import cuTile as ct
