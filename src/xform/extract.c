@@ -68,8 +68,34 @@ static void close_over(xf_prog *p, const size_t *roots, size_t nroots) {
 
 /* ------------------------------------------------------------------ emission */
 
-static void blank(tt_buf *b, const char *s, size_t n) {
-  for (size_t i = 0; i < n; i++) tt_buf_putc(b, s[i] == '\n' ? '\n' : ' ');
+/* Appends text[start, end) with every byte but newlines turned into spaces, except
+ * on the lines that must survive any blanking: conditional directives (and their
+ * backslash continuations), so that #if/#endif stay balanced, and the braces of C
+ * linkage wrappers, which the parser never saw. Lines are those of the whole text, so
+ * a region that starts or ends inside a line classifies that line whole. Linear in
+ * the region plus the lengths of the lines it touches. */
+static void blank(tt_buf *b, const char *text, size_t len, size_t start, size_t end) {
+  size_t ls = start;
+  while (ls > 0 && text[ls - 1] != '\n') ls--;
+  int continued = 0; /* the line before ls is a kept directive ending in a backslash */
+  if (ls > 0) {
+    size_t pe = ls - 1, ps = pe; /* the previous line, and the directive it continues */
+    while (ps > 0 && text[ps - 1] != '\n') ps--;
+    while (ps > 1 && text[ps - 2] == '\\') { /* walk up over continuation lines */
+      ps--;
+      while (ps > 0 && text[ps - 1] != '\n') ps--;
+    }
+    continued = pe > 0 && text[pe - 1] == '\\' && tt_xf_is_conditional_line(text + ps, text + pe);
+  }
+  while (ls < end) {
+    const char *nl = memchr(text + ls, '\n', len - ls);
+    size_t le = nl ? (size_t)(nl - text) : len;
+    int keep = continued || tt_xf_is_conditional_line(text + ls, text + le) || tt_xf_is_linkage_line(text, len, ls, le);
+    continued = keep && le > ls && text[le - 1] == '\\';
+    size_t from = ls > start ? ls : start, to = le + 1 < end ? le + 1 : end;
+    for (size_t i = from; i < to; i++) tt_buf_putc(b, keep || text[i] == '\n' ? text[i] : ' ');
+    ls = le + 1;
+  }
 }
 
 static void emit_file(xf_prog *p, int fi, tt_buf *b, int *renumbered) {
@@ -95,7 +121,7 @@ static void emit_file(xf_prog *p, int fi, tt_buf *b, int *renumbered) {
     } else if (keep) {
       tt_buf_append(b, s, n);
     } else {
-      blank(b, s, n);
+      blank(b, text, f->src->len, it->start, it->end);
     }
     pos = it->end;
   }
