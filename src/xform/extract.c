@@ -1,5 +1,6 @@
 /* extract.c — one kernel out of a whole program (see xform.h): the closure of the
  * kernel's items by names used, then the kept text with local headers inlined. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,24 @@ static void add_roots(const xf_prog *p, const char *base, size_t **roots, size_t
   }
 }
 
+/* Adds the items that define the names in a kernel's template arguments to the roots:
+ * `norm_kernel2<floatX>` needs floatX's typedef, `kfunc<float, FILL>` the enum, even
+ * where the kernel's own code names neither (the harness launches it by this name). */
+static void add_targ_roots(const xf_prog *p, const tt_xf_signature *sig, size_t **roots, size_t *nroots,
+                           size_t *cap) {
+  for (size_t i = 0; i < sig->ntargs; i++) {
+    const char *a = sig->targs[i];
+    while (*a) {
+      if (!isalpha((unsigned char)*a) && *a != '_') { a++; continue; }
+      const char *s = a;
+      while (isalnum((unsigned char)*a) || *a == '_') a++;
+      char *name = tt_xasprintf("%.*s", (int)(a - s), s);
+      add_roots(p, name, roots, nroots, cap);
+      free(name);
+    }
+  }
+}
+
 /* Finds one kernel and reads its signature into sig. */
 static int read_kernel(xf_prog *p, const char *kernel, tt_xf_signature *sig, char **err) {
   char *base = NULL, **targs = NULL;
@@ -195,6 +214,7 @@ int tt_xf_extract(const char *path, const char *text, size_t len, const char *co
       goto done;
     }
     add_roots(&p, out->sigs[k].base_name, &roots, &nroots, &rcap);
+    add_targ_roots(&p, &out->sigs[k], &roots, &nroots, &rcap);
   }
   close_over(&p, roots, nroots);
   free(roots);

@@ -239,6 +239,25 @@ Test(xform, c_linkage_wrappers_and_conditionals_survive_unparsed_code) {
   rmdir(dir);
 }
 
+Test(xform, names_in_the_template_arguments_are_kept) {
+  /* llm.c's global_norm.cu launches norm_kernel2<<<...>>>(out, values, count) with
+   * values a floatX*: the spec says "norm_kernel2<floatX>", and the kernel's code never
+   * names floatX; the typedef (and an enum value given as an argument) must come along. */
+  const char text[] =
+    "typedef float floatX;\n"
+    "enum Funcs { FILL = 0, ARANGE = 1 };\n"
+    "typedef double unused_t;\n"
+    "template <class T, int F> __global__ void k(T *y) { y[0] = F; }\n";
+  const char *k[] = {"k<floatX, FILL>"};
+  tt_xf_result r;
+  char *err = NULL;
+  cr_assert_eq(tt_xf_extract("t.cu", text, sizeof text - 1, k, 1, NULL, &r, &err), 0, "%s", err);
+  cr_assert(strstr(r.text, "typedef float floatX;"), "%s", r.text);
+  cr_assert(strstr(r.text, "enum Funcs"), "%s", r.text);
+  cr_assert_null(strstr(r.text, "unused_t"), "%s", r.text);
+  tt_xf_result_free(&r);
+}
+
 Test(xform, qualified_names_follow_only_the_programs_own_scopes) {
   /* cg::reduce is the library's: the host dispatcher `reduce` of the same name stays
    * out (cuda-samples' reduction_kernel.cu); detail::twice is the program's own. */
