@@ -56,23 +56,26 @@ if ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out.json" 
   tail -20 "$tmp/err.txt" >&2; exit 1
 fi
 
-python3 - "$tmp/out.json" "$here/expect.tsv" "$tmp/specs" "$wall" "${missing[@]}" <<'PY'
+python3 - "$tmp/out.json" "$here/expect.tsv" "$tmp/specs" "$wall" "$jobs" "${missing[@]}" <<'PY'
 import csv, json, sys
-out, expf, root, wall, missing = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
+out, expf, root, wall, jobs, missing = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:]
 expect = {}
 with open(expf, newline="") as f:
     for row in csv.reader(f, delimiter="\t"):
         if row and not row[0].startswith("#"):
             expect[row[0]] = (row[1], row[2] if len(row) > 2 else "")
 doc = json.load(open(out))
-rows, wrong = [], []
+rows, wrong, notes = [], [], []
 for c in doc["checks"]:
     spec = c["spec"][len(root) + 1:].rsplit("/check.yaml", 1)[0]
     errs = [o.get("max_abs_err") for o in c.get("outputs") or [] if o.get("max_abs_err") is not None]
     err = "%.3g" % max(errs) if errs else "-"
     exp, why = expect.get(spec, ("?", "no entry in expect.tsv"))
-    stood = (c.get("reference") or {}).get("build") == "built"
+    stood = (c.get("reference") or {}).get("build") in ("built", "cached")
     rows.append((spec, c["name"], c["status"], exp, err, "%.1f" % c.get("time_s", 0), stood))
+    for l in (c.get("message") or "").splitlines():
+        if "tt_sim: note:" in l or "tt_sim: warning:" in l or l.startswith("waived:"):
+            notes.append((spec, l.strip()))
     if c["status"] != exp:
         wrong.append((spec, c["status"], exp, why, (c.get("message") or "").splitlines()[:2]))
 w = max(len(r[0]) for r in rows)
@@ -87,11 +90,13 @@ for r in rows:
 print()
 print(f"tried {tried} kernels/sequences; checked as they stand (reference built, no edit) {stood}; "
       + ", ".join(f"{k} {v}" for k, v in sorted(byv.items())))
-print(f"verdicts as expected: {tried - len(wrong)}/{tried}; wall {wall} s (-j 2)")
+print(f"verdicts as expected: {tried - len(wrong)}/{tried}; wall {wall} s (-j {jobs})")
+for spec, l in notes:
+    print(f"note {spec}: {l[:200]}")
 for m in missing:
     print(f"missing source (not run): {m}")
 for spec, got, exp, why, msg in wrong:
-    print(f"UNEXPECTED {spec}: {got}, expected {exp} ({why})")
+    print(f"UNEXPECTED {spec}: {got}, expected {exp}" + (f" ({why})" if why else ""))
     for l in msg:
         print(f"    {l[:200]}")
 sys.exit(1 if wrong else 0)
