@@ -439,7 +439,8 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
   if (spec->torch_ref) tt_check_torch_compare(spec, inputs, in_len, workdir, o->timeout_s, ref.outputs[0], cand.outputs[0], r);
   else tt_check_compare_buffers(spec, ref.outputs[0], cand.outputs[0], r);
   if (r->status == TT_CHECK_PASS) { /* a PASS also means both sides build for real (realcc.h) */
-    char *fail = tt_check_realcc_sides(tc, spec->source, cand_path, cand_src, cand_len);
+    tt_check_realcc_flags fl = {spec->includes, spec->nincludes, spec->defines, spec->ndefines};
+    char *fail = tt_check_realcc_sides(tc, spec->source, cand_path, cand_src, cand_len, &fl);
     if (fail) verdict(r, TT_CHECK_BUILD_FAIL, fail);
   }
   add_notes(r, &ref, &cand);

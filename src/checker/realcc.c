@@ -96,17 +96,30 @@ static int cached_result(const char *path, char **log) {
   return rc;
 }
 
+/* The -I and -D arguments of the spec's flags (malloc'd strings; *n of them). */
+static char **spec_args(const tt_check_realcc_flags *fl, size_t *n) {
+  *n = fl ? fl->nincludes + fl->ndefines : 0;
+  char **a = tt_xcalloc(*n + 1, sizeof *a);
+  for (size_t i = 0; fl && i < fl->nincludes; i++) a[i] = tt_xasprintf("-I%s", fl->includes[i]);
+  for (size_t i = 0; fl && i < fl->ndefines; i++) a[fl->nincludes + i] = tt_xasprintf("-D%s", fl->defines[i]);
+  return a;
+}
+
 static int run_compiler(const tt_check_toolchain *tc, const char *cc, tt_check_realcc kind, const char *src,
-                        const char *orig_path, const char *inc1, const char *inc2, char **log) {
+                        const char *orig_path, const char *inc1, const char *inc2, const tt_check_realcc_flags *fl,
+                        char **log) {
   char *inc3 = kind == TT_CHECK_REALCC_HIPCC && tc->hip_support ? tt_xasprintf("-I%s", tc->hip_support) : NULL;
   char *olog = tt_xasprintf("%s.out", src), *elog = tt_xasprintf("%s.err", src);
-  char *argv[24];
+  size_t nspec;
+  char **spec = spec_args(fl, &nspec);
+  char **argv = tt_xcalloc(16 + nspec, sizeof *argv);
   int n = 0;
   argv[n++] = (char *)cc;
   for (const char *const *f = kind == TT_CHECK_REALCC_HIPCC ? k_hipcc_flags : k_nvcc_flags; *f; f++)
     argv[n++] = (char *)*f;
   argv[n++] = (char *)inc1;
   if (inc2) argv[n++] = (char *)inc2;
+  for (size_t i = 0; i < nspec; i++) argv[n++] = spec[i];
   if (inc3) argv[n++] = inc3;
   argv[n++] = (char *)src;
   argv[n] = NULL;
@@ -134,11 +147,15 @@ static int run_compiler(const tt_check_toolchain *tc, const char *cc, tt_check_r
   free(olog);
   free(elog);
   free(inc3);
+  for (size_t i = 0; i < nspec; i++) free(spec[i]);
+  free(spec);
+  free(argv);
   return rc;
 }
 
 int tt_check_realcc_compile(const tt_check_toolchain *tc, tt_check_realcc kind, const char *orig_path,
-                            const char *extra_dir, const char *text, size_t len, int *cached, char **log) {
+                            const char *extra_dir, const tt_check_realcc_flags *fl, const char *text, size_t len,
+                            int *cached, char **log) {
   *log = NULL;
   *cached = 0;
   const char *cc = kind == TT_CHECK_REALCC_HIPCC ? tc->hipcc : tc->nvcc;
@@ -163,6 +180,11 @@ int tt_check_realcc_compile(const tt_check_toolchain *tc, tt_check_realcc kind, 
     tt_check_sha256_field(&h, extra_dir, strlen(extra_dir));
     hash_headers(&h, extra_dir);
   }
+  for (size_t i = 0; fl && i < fl->nincludes; i++) {
+    tt_check_sha256_field(&h, fl->includes[i], strlen(fl->includes[i]));
+    hash_headers(&h, fl->includes[i]);
+  }
+  for (size_t i = 0; fl && i < fl->ndefines; i++) tt_check_sha256_field(&h, fl->defines[i], strlen(fl->defines[i]));
   if (kind == TT_CHECK_REALCC_HIPCC && tc->hip_support) {
     tt_check_sha256_field(&h, tc->hip_support, strlen(tc->hip_support));
     hash_headers(&h, tc->hip_support);
@@ -192,7 +214,7 @@ int tt_check_realcc_compile(const tt_check_toolchain *tc, tt_check_realcc kind, 
       *log = tt_xasprintf("cannot write %s: %s", src, strerror(errno));
       rc = -1;
     } else {
-      rc = run_compiler(tc, cc, kind, src, abs, inc1, inc2, log);
+      rc = run_compiler(tc, cc, kind, src, abs, inc1, inc2, fl, log);
     }
     if (rc >= 0) {
       char *rec = tt_xasprintf("%s%s", rc == 0 ? "ok\n" : "fail\n", rc == 0 ? "" : *log);
@@ -217,14 +239,14 @@ done:
 }
 
 char *tt_check_realcc_sides(const tt_check_toolchain *tc, const char *ref_path, const char *cand_path,
-                            const char *cand_text, size_t cand_len) {
+                            const char *cand_text, size_t cand_len, const tt_check_realcc_flags *fl) {
   char *msg = NULL;
   if (tc->nvcc && ref_path) {
     size_t len;
     char *text = tt_check_read_file(ref_path, &len, 0);
     char *log = NULL;
     int cached;
-    if (text && tt_check_realcc_compile(tc, TT_CHECK_REALCC_NVCC, ref_path, NULL, text, len, &cached, &log) == 1)
+    if (text && tt_check_realcc_compile(tc, TT_CHECK_REALCC_NVCC, ref_path, NULL, fl, text, len, &cached, &log) == 1)
       msg = tt_xasprintf("reference (nvcc -arch=sm_90) does not build: %s", log);
     free(text);
     free(log);
@@ -234,7 +256,8 @@ char *tt_check_realcc_sides(const tt_check_toolchain *tc, const char *ref_path, 
     char *ref_dir = ref_path ? dir_of(ref_path) : NULL;
     char *log = NULL;
     int cached;
-    if (tt_check_realcc_compile(tc, TT_CHECK_REALCC_HIPCC, cand_path, ref_dir, cand_text, cand_len, &cached, &log) == 1)
+    if (tt_check_realcc_compile(tc, TT_CHECK_REALCC_HIPCC, cand_path, ref_dir, fl, cand_text, cand_len, &cached,
+                                &log) == 1)
       msg = tt_xasprintf("candidate (hipcc --offload-arch=gfx90a) does not build: %s", log);
     free(ref_dir);
     free(log);

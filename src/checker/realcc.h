@@ -23,19 +23,31 @@ char *tt_check_realcc_find(tt_check_realcc kind);
 /* The compiler's display name ("hipcc", "nvcc"). */
 const char *tt_check_realcc_name(tt_check_realcc kind);
 
+/* The spec's own build flags (`includes:` folders, absolute, and `defines:` NAME or
+ * NAME=VALUE), which the real compilers get as -I and -D as the sim's build does. */
+typedef struct tt_check_realcc_flags {
+  char *const *includes;
+  size_t nincludes;
+  char *const *defines;
+  size_t ndefines;
+} tt_check_realcc_flags;
+
 /* Compiles text (the source at orig_path, whose directory and extra_dir, if not NULL,
- * are searched for includes) with the toolchain's compiler of that kind. Returns 0 when
+ * are searched for includes, then fl's folders, with fl's defines; fl may be NULL)
+ * with the toolchain's compiler of that kind. Returns 0 when
  * it compiles (or *cached said so before), 1 when it does not, with *log (malloc'd)
  * holding the compiler's first error lines, which start at the first "file:line:"
  * error; -1 when the compiler could not be run, with *log saying why. */
 int tt_check_realcc_compile(const tt_check_toolchain *tc, tt_check_realcc kind, const char *orig_path,
-                            const char *extra_dir, const char *text, size_t len, int *cached, char **log);
+                            const char *extra_dir, const tt_check_realcc_flags *fl, const char *text, size_t len,
+                            int *cached, char **log);
 
 /* After the sim's PASS: the reference (the file at ref_path) with nvcc and the
- * candidate (cand_text, from cand_path) with hipcc, each where installed. NULL when
+ * candidate (cand_text, from cand_path) with hipcc, each where installed, both with
+ * the spec's flags fl. NULL when
  * both build (or neither compiler is installed); else the BUILD-FAIL message
  * (malloc'd) naming the side and the compiler and quoting its first error. A compiler
  * that cannot be run at all is not a verdict on the source: it is skipped. */
 char *tt_check_realcc_sides(const tt_check_toolchain *tc, const char *ref_path, const char *cand_path,
-                            const char *cand_text, size_t cand_len);
+                            const char *cand_text, size_t cand_len, const tt_check_realcc_flags *fl);
 #endif

@@ -1,5 +1,6 @@
 /* extract.c — one kernel out of a whole program (see xform.h): the closure of the
  * kernel's items by names used, then the kept text with local headers inlined. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,8 +69,34 @@ static void close_over(xf_prog *p, const size_t *roots, size_t nroots) {
 
 /* ------------------------------------------------------------------ emission */
 
-static void blank(tt_buf *b, const char *s, size_t n) {
-  for (size_t i = 0; i < n; i++) tt_buf_putc(b, s[i] == '\n' ? '\n' : ' ');
+/* Appends text[start, end) with every byte but newlines turned into spaces, except
+ * on the lines that must survive any blanking: conditional directives (and their
+ * backslash continuations), so that #if/#endif stay balanced, and the braces of C
+ * linkage wrappers, which the parser never saw. Lines are those of the whole text, so
+ * a region that starts or ends inside a line classifies that line whole. Linear in
+ * the region plus the lengths of the lines it touches. */
+static void blank(tt_buf *b, const char *text, size_t len, size_t start, size_t end) {
+  size_t ls = start;
+  while (ls > 0 && text[ls - 1] != '\n') ls--;
+  int continued = 0; /* the line before ls is a kept directive ending in a backslash */
+  if (ls > 0) {
+    size_t pe = ls - 1, ps = pe; /* the previous line, and the directive it continues */
+    while (ps > 0 && text[ps - 1] != '\n') ps--;
+    while (ps > 1 && text[ps - 2] == '\\') { /* walk up over continuation lines */
+      ps--;
+      while (ps > 0 && text[ps - 1] != '\n') ps--;
+    }
+    continued = pe > 0 && text[pe - 1] == '\\' && tt_xf_is_conditional_line(text + ps, text + pe);
+  }
+  while (ls < end) {
+    const char *nl = memchr(text + ls, '\n', len - ls);
+    size_t le = nl ? (size_t)(nl - text) : len;
+    int keep = continued || tt_xf_is_conditional_line(text + ls, text + le) || tt_xf_is_linkage_line(text, len, ls, le);
+    continued = keep && le > ls && text[le - 1] == '\\';
+    size_t from = ls > start ? ls : start, to = le + 1 < end ? le + 1 : end;
+    for (size_t i = from; i < to; i++) tt_buf_putc(b, keep || text[i] == '\n' ? text[i] : ' ');
+    ls = le + 1;
+  }
 }
 
 static void emit_file(xf_prog *p, int fi, tt_buf *b, int *renumbered) {
@@ -95,7 +122,7 @@ static void emit_file(xf_prog *p, int fi, tt_buf *b, int *renumbered) {
     } else if (keep) {
       tt_buf_append(b, s, n);
     } else {
-      blank(b, s, n);
+      blank(b, text, f->src->len, it->start, it->end);
     }
     pos = it->end;
   }
@@ -122,6 +149,24 @@ static void add_roots(const xf_prog *p, const char *base, size_t **roots, size_t
     const size_t from = it->ndefs ? it->defs : it->uses, cnt = it->ndefs ? it->ndefs : it->nuses;
     for (size_t k = 0; k < cnt; k++)
       if (p->pool[from + k] == base_id && base_id >= 0) { TT_PUSH(*roots, *nroots, *cap, i); break; }
+  }
+}
+
+/* Adds the items that define the names in a kernel's template arguments to the roots:
+ * `norm_kernel2<floatX>` needs floatX's typedef, `kfunc<float, FILL>` the enum, even
+ * where the kernel's own code names neither (the harness launches it by this name). */
+static void add_targ_roots(const xf_prog *p, const tt_xf_signature *sig, size_t **roots, size_t *nroots,
+                           size_t *cap) {
+  for (size_t i = 0; i < sig->ntargs; i++) {
+    const char *a = sig->targs[i];
+    while (*a) {
+      if (!isalpha((unsigned char)*a) && *a != '_') { a++; continue; }
+      const char *s = a;
+      while (isalnum((unsigned char)*a) || *a == '_') a++;
+      char *name = tt_xasprintf("%.*s", (int)(a - s), s);
+      add_roots(p, name, roots, nroots, cap);
+      free(name);
+    }
   }
 }
 
@@ -169,6 +214,7 @@ int tt_xf_extract(const char *path, const char *text, size_t len, const char *co
       goto done;
     }
     add_roots(&p, out->sigs[k].base_name, &roots, &nroots, &rcap);
+    add_targ_roots(&p, &out->sigs[k], &roots, &nroots, &rcap);
   }
   close_over(&p, roots, nroots);
   free(roots);

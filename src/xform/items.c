@@ -437,6 +437,99 @@ static void collect_children(xf_prog *p, int file, TSNode parent, int is_header)
   ts_tree_cursor_delete(&c);
 }
 
+/* ---------------------------------------------------------- linkage wrappers */
+
+/* The end of the line that starts at s (the '\n' or e). */
+static const char *line_end(const char *s, const char *e) {
+  const char *nl = memchr(s, '\n', (size_t)(e - s));
+  return nl ? nl : e;
+}
+
+/* [s, e) with leading blanks skipped. */
+static const char *skip_blanks(const char *s, const char *e) {
+  while (s < e && (*s == ' ' || *s == '\t' || *s == '\r')) s++;
+  return s;
+}
+
+/* Whether the line [s, e) is `#ifdef __cplusplus` or `#if defined(__cplusplus)` (the
+ * opener of a C header's linkage wrapper), or `#endif` when want_endif. */
+static int is_cplusplus_guard(const char *s, const char *e, int want_endif) {
+  s = skip_blanks(s, e);
+  if (s == e || *s != '#') return 0;
+  s = skip_blanks(s + 1, e);
+  if (want_endif) return e - s >= 5 && !memcmp(s, "endif", 5);
+  static const char *const opens[] = {"ifdef", "if defined(", "if defined"};
+  for (size_t i = 0; i < sizeof opens / sizeof *opens; i++) {
+    size_t n = strlen(opens[i]);
+    if ((size_t)(e - s) < n || memcmp(s, opens[i], n)) continue;
+    const char *q = skip_blanks(s + n, e);
+    return e - q >= 11 && !memcmp(q, "__cplusplus", 11);
+  }
+  return 0;
+}
+
+/* Whether the line [s, e) is `extern "C" {` or `}`, with an optional // comment. */
+static int is_linkage_brace(const char *s, const char *e) {
+  s = skip_blanks(s, e);
+  if (e - s >= 6 && !memcmp(s, "extern", 6)) {
+    s = skip_blanks(s + 6, e);
+    if (e - s < 3 || memcmp(s, "\"C\"", 3)) return 0;
+    s = skip_blanks(s + 3, e);
+    if (s == e || *s != '{') return 0;
+  } else if (s == e || *s != '}') {
+    return 0;
+  }
+  s = skip_blanks(s + 1, e);
+  return s == e || (e - s >= 2 && s[0] == '/' && s[1] == '/');
+}
+
+int tt_xf_is_linkage_line(const char *text, size_t len, size_t ls, size_t le) {
+  const char *e = text + len, *a = text + ls, *ae = text + le;
+  if (ls == 0 || le >= len || !is_linkage_brace(a, ae)) return 0;
+  const char *prev = a - 1; /* the '\n' ending the previous line */
+  while (prev > text && prev[-1] != '\n') prev--;
+  return is_cplusplus_guard(prev, a - 1, 0) && is_cplusplus_guard(ae + 1, line_end(ae + 1, e), 1);
+}
+
+int tt_xf_is_conditional_line(const char *s, const char *e) {
+  s = skip_blanks(s, e);
+  if (s == e || *s != '#') return 0;
+  s = skip_blanks(s + 1, e);
+  return (e - s >= 2 && !memcmp(s, "if", 2)) || (e - s >= 4 && (!memcmp(s, "elif", 4) || !memcmp(s, "else", 4))) ||
+         (e - s >= 5 && !memcmp(s, "endif", 5));
+}
+
+/* A copy of text for the parser with the middle line of every C header linkage
+ * wrapper blanked (`#ifdef __cplusplus` / `extern "C" {` / `#endif`, and its closing
+ * `#ifdef __cplusplus` / `}` / `#endif`); NULL when there is none. tree-sitter cannot
+ * parse a brace opened in one conditional and closed in another: the whole header
+ * becomes one ERROR node whose loose tokens would then be blanked one by one
+ * (`#ifdef __cplusplus` lost its name). Only spaces replace bytes, so every offset
+ * and line of the tree is that of the text; the emitted text is the original, where
+ * these lines lie between items and are copied as they are. Linear in len. */
+static char *mask_linkage_wrappers(const char *text, size_t len) {
+  char *copy = NULL;
+  const char *e = text + len;
+  for (const char *a = text; a < e;) {
+    const char *ae = line_end(a, e);
+    if (ae < e && is_cplusplus_guard(a, ae, 0)) {
+      const char *b = ae + 1, *be = line_end(b, e);
+      if (be < e && is_linkage_brace(b, be) && is_cplusplus_guard(be + 1, line_end(be + 1, e), 1)) {
+        if (!copy) {
+          copy = tt_xmalloc(len + 1);
+          memcpy(copy, text, len);
+          copy[len] = 0;
+        }
+        memset(copy + (b - text), ' ', (size_t)(be - b));
+        a = be + 1;
+        continue;
+      }
+    }
+    a = ae + 1;
+  }
+  return copy;
+}
+
 int tt_xf_items_load(xf_prog *p, const char *path, const char *text, size_t len) {
   char *abs = realpath(path, NULL);
   if (!abs) abs = tt_xstrdup(path);
@@ -466,7 +559,12 @@ int tt_xf_items_load(xf_prog *p, const char *path, const char *text, size_t len)
   xf_file f = {.abs = abs, .src = src};
   TT_PUSH(p->files, p->nfiles, p->fcap, f);
   int idx = (int)p->nfiles - 1;
+  char *masked = mask_linkage_wrappers(src->text, src->len);
+  char *text_as_is = src->text;
+  if (masked) src->text = masked;
   p->files[idx].tree = tt_tree_parse(src);
+  src->text = text_as_is;
+  free(masked);
   collect_children(p, idx, ts_tree_root_node(p->files[idx].tree->ts), idx > 0);
   return idx;
 }

@@ -82,6 +82,17 @@ int tt_xf_items_load(xf_prog *p, const char *path, const char *text, size_t len)
 
 void tt_xf_items_free(xf_prog *p);
 
+/* Whether the line [ls, le) of text (len bytes; le at its '\n' or len) is the
+ * `extern "C" {` or `}` of a C header's linkage wrapper (between `#ifdef __cplusplus`
+ * and `#endif`). Such lines are not parsed (a brace that opens in one conditional and
+ * closes in another defeats tree-sitter) and are always emitted. */
+int tt_xf_is_linkage_line(const char *text, size_t len, size_t ls, size_t le);
+
+/* Whether the line [s, e) is a conditional directive (#if, #ifdef, #ifndef, #elif,
+ * #else, #endif). Blanking keeps these, so the conditionals stay balanced when an
+ * unparsed region or a dropped item holds only one end of one. */
+int tt_xf_is_conditional_line(const char *s, const char *e);
+
 int tt_xf_intern(xf_intern *in, const char *s, size_t n);
 /* The id of a name, or -1 when no item mentions it. */
 int tt_xf_intern_find(const xf_intern *in, const char *s, size_t n);

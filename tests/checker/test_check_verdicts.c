@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 typedef struct {
   char *out;
@@ -53,6 +54,17 @@ static int have(const char *prog) {
   char cmd[256];
   snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", prog);
   return system(cmd) == 0;
+}
+
+Test(verdicts, the_real_compilers_get_the_specs_includes_and_defines) {
+  /* scaled.cu includes <tt_scale.h> from incdir/ (`includes:`) and uses TT_OFFSET
+   * (`defines:`); nvcc and hipcc got neither, and every such PASS was BUILD-FAIL
+   * ("tt_scale.h: No such file"), as cuda-samples' helper_cuda.h under -I Common was. */
+  if (!have("hipcc") && !have("nvcc") && access("/usr/local/cuda/bin/nvcc", X_OK) != 0)
+    cr_skip_test("neither hipcc nor nvcc is installed");
+  run_t r = check("includes_realcc.check.yaml");
+  cr_expect_str_eq(status(&r), "PASS", "%s", message(&r));
+  done(&r);
 }
 
 Test(verdicts, a_name_hip_5_2_lacks_is_build_fail_quoting_hipcc) {

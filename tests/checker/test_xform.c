@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/fs.h"
+#include "xform/items.h"
 #include "xform/xform.h"
 
 #define PROG TT_CHECK_TEST_DATA "/prog/program.cu"
@@ -173,6 +175,87 @@ Test(xform, several_kernels_and_code_that_does_not_parse) {
   cr_assert(strstr(err, "t.cu:3: kernel 'b' is inside the code that starts at line 2") &&
             strstr(err, "between lines 2 and 3"), "%s", err);
   free(err);
+}
+
+/* Writes `text` to DIR/name. */
+static void write_file(const char *dir, const char *name, const char *text) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  cr_assert_not_null(f, "%s", path);
+  fputs(text, f);
+  fclose(f);
+}
+
+static int count_of(const char *text, const char *needle) {
+  int n = 0;
+  for (const char *at = strstr(text, needle); at; at = strstr(at + 1, needle)) n++;
+  return n;
+}
+
+Test(xform, c_linkage_wrappers_and_conditionals_survive_unparsed_code) {
+  /* A C header's `#ifdef __cplusplus / extern "C" { / #endif` wrapper (ggml.h,
+   * ggml-impl.h): its braces are never parsed and always emitted, and code the grammar
+   * cannot parse is blanked without taking a conditional directive with it, so the
+   * #ifdef/#endif pairs stay balanced (they were blanked with the unparsed region, and
+   * the compiler met an #endif without #if). */
+  char dir[] = "/tmp/tt-xform-XXXXXX";
+  cr_assert_not_null(mkdtemp(dir));
+  write_file(dir, "api.h",
+             "#ifdef __cplusplus\n"
+             "extern \"C\" {\n"
+             "#endif\n"
+             "struct S { ` \n"
+             "#ifdef  __cplusplus\n"
+             "}\n"
+             "#endif\n");
+  const char main_text[] = "#include \"api.h\"\n__global__ void k(float *y) { y[0] = 1; }\n";
+  char path[512];
+  snprintf(path, sizeof path, "%s/main.cu", dir);
+  write_file(dir, "main.cu", main_text);
+  const char *k[] = {"k"};
+  tt_xf_result r;
+  char *err = NULL;
+  cr_assert_eq(tt_xf_extract(path, main_text, sizeof main_text - 1, k, 1, NULL, &r, &err), 0, "%s", err);
+  cr_assert(strstr(r.text, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n"), "%s", r.text);
+  cr_assert(strstr(r.text, "#ifdef  __cplusplus\n}\n#endif\n"), "%s", r.text);
+  cr_assert_eq(count_of(r.text, "#endif"), 2, "%s", r.text);
+  cr_assert_null(strstr(r.text, "struct S"), "the unparsed line is blanked: %s", r.text);
+  cr_assert(strstr(r.text, "__global__ void k("), "%s", r.text);
+  int noted = 0;
+  for (size_t i = 0; i < r.nnotes; i++) noted |= strstr(r.notes[i], "could not be parsed") != NULL;
+  cr_assert(noted, "the unparsed region is reported");
+  tt_xf_result_free(&r);
+  /* The line classifiers the blanking uses. */
+  const char w[] = "#if defined(__cplusplus)\n  extern \"C\" {  // C API\n# endif\n}\n";
+  cr_assert(tt_xf_is_linkage_line(w, sizeof w - 1, 25, 49), "extern \"C\" { between the guards");
+  cr_assert_not(tt_xf_is_linkage_line(w, sizeof w - 1, 58, 59), "a } after #endif is not a wrapper's");
+  cr_assert(tt_xf_is_conditional_line(w + 50, w + 57), "# endif");
+  cr_assert_not(tt_xf_is_conditional_line(w + 58, w + 59), "}");
+  for (const char *f = "api.h\0main.cu\0"; *f; f += strlen(f) + 1) {
+    snprintf(path, sizeof path, "%s/%s", dir, f);
+    unlink(path);
+  }
+  rmdir(dir);
+}
+
+Test(xform, names_in_the_template_arguments_are_kept) {
+  /* llm.c's global_norm.cu launches norm_kernel2<<<...>>>(out, values, count) with
+   * values a floatX*: the spec says "norm_kernel2<floatX>", and the kernel's code never
+   * names floatX; the typedef (and an enum value given as an argument) must come along. */
+  const char text[] =
+    "typedef float floatX;\n"
+    "enum Funcs { FILL = 0, ARANGE = 1 };\n"
+    "typedef double unused_t;\n"
+    "template <class T, int F> __global__ void k(T *y) { y[0] = F; }\n";
+  const char *k[] = {"k<floatX, FILL>"};
+  tt_xf_result r;
+  char *err = NULL;
+  cr_assert_eq(tt_xf_extract("t.cu", text, sizeof text - 1, k, 1, NULL, &r, &err), 0, "%s", err);
+  cr_assert(strstr(r.text, "typedef float floatX;"), "%s", r.text);
+  cr_assert(strstr(r.text, "enum Funcs"), "%s", r.text);
+  cr_assert_null(strstr(r.text, "unused_t"), "%s", r.text);
+  tt_xf_result_free(&r);
 }
 
 Test(xform, qualified_names_follow_only_the_programs_own_scopes) {
