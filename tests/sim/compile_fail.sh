@@ -36,6 +36,13 @@ expect_ok cuda_min_int_unsigned tt_sim_cuda.h 32 \
   '__global__ void k(const float *x, float *y, int c) { y[0] = x[min(c - 1, 2u)]; }'
 expect_ok hip_min_same_type tt_sim_hip.h 64 \
   '__global__ void k(const float *x, float *y, int c, unsigned u) { y[0] = x[min(c, 2) + min(u, 3u) + max(u, 1)]; }'
+# what real files use beside the kernel: <memory> (libstdc++ 12 writes __noinline__ as an
+# attribute) and the global classification functions CUDA and HIP both declare
+expect_ok memory_and_noinline tt_sim_cuda.h 32 \
+  '#include <memory>
+__device__ __noinline__ float g(float v) { return v; }'
+expect_ok global_isfinite tt_sim_hip.h 64 \
+  '__global__ void k(float *x) { if (!isfinite(x[0]) || isnan(x[1]) || isinf(x[2]) || signbit(x[3])) x[0] = 0; }'
 expect_fail inline_ptx tt_sim_cuda.h 32 "inline assembly" \
   '__global__ void k(unsigned *o) { unsigned l; asm volatile("mov.u32 %0, %%laneid;" : "=r"(l)); o[0] = l; }'
 expect_fail wmma tt_sim_cuda.h 32 "wmma" '#include <mma.h>'

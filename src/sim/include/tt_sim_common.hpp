@@ -33,6 +33,9 @@
 #include <cstring>
 #include <ctime>
 #include <limits>
+// before __noinline__ becomes a macro below: libstdc++ 12's shared_ptr_base.h writes
+// __attribute__((__noinline__)), which the macro would break (ggml includes <memory>)
+#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -51,6 +54,14 @@
 #else
 #define TT_SIM_COROUTINES 0
 #endif
+
+// CUDA and HIP both declare the classification functions in the global namespace for
+// device code (apex's update_scale_hysteresis calls isfinite unqualified); <cmath> puts
+// them in std only.
+using std::isfinite;
+using std::isinf;
+using std::isnan;
+using std::signbit;
 
 // ------------------------------------------------------------ keywords
 #define __global__
