@@ -104,14 +104,22 @@ static void emit_file(xf_prog *p, int fi, tt_buf *b, int *renumbered) {
   f->emitted = 1;
   const char *text = f->src->text;
   uint32_t pos = 0;
+  int prev_blanked = 0;
   for (size_t k = 0; k < f->nitems; k++) {
     const xf_item *it = &p->items[f->items[k]];
     if (it->start < pos) continue; /* inside an item already handled */
-    tt_buf_append(b, text + pos, it->start - pos);
     const char *s = text + it->start;
     size_t n = it->end - it->start;
     int keep = it->kind == XF_MACRO || it->kind == XF_ALWAYS || it->kind == XF_INC_KEEP ||
                (it->kind == XF_CODE && it->kept) || (p->o->keep_all && it->kind != XF_DROP);
+    int blanked = !keep && !(it->kind == XF_INC_LOCAL && it->target >= 0 && !p->files[it->target].emitted);
+    /* Between items of a parse, the text is blanks and comments; inside a region the
+     * parser could not read (an ERROR node's loose tokens: ggml's GGML_TABLE_BEGIN(type,
+     * name, size) tables), it is the punctuation between them. Between two dropped
+     * items it is dropped too, or `( , ,` would be left behind. */
+    if (prev_blanked && blanked) blank(b, text, f->src->len, pos, it->start);
+    else tt_buf_append(b, text + pos, it->start - pos);
+    prev_blanked = blanked;
     if (it->kind == XF_INC_LOCAL && it->target >= 0 && !p->files[it->target].emitted) {
       tt_pos at = tt_source_pos(f->src, it->start);
       tt_buf_printf(b, "#line 1 \"%s\"\n", p->files[it->target].abs);
