@@ -297,6 +297,14 @@ char *tt_cli_without_path(char *err, const char *path) {
   return err;
 }
 
+/* Said on stderr, beside the report (whose format other tools parse): matching gave up
+ * somewhere in this file (rules/match.c's bound on in-progress matches). */
+static void warn_if_incomplete(const tt_file_result *fr) {
+  if (fr->findings.incomplete)
+    fprintf(stderr, "%s: warning: code nested deeper than the matcher follows (over a thousand open matches at once); findings in it may be missing\n",
+            fr->path);
+}
+
 static void process(const tt_cli_opts *o, tt_cli_run *run, size_t i) {
   tt_file_result *fr = &run->files[i];
   if (fr->error) return; /* could not even be walked */
@@ -339,6 +347,7 @@ static void process(const tt_cli_opts *o, tt_cli_run *run, size_t i) {
     fr->suppressed = extra.suppressed;
     fr->sup_issues = extra.issues;
     tt_tree_free(tree);
+    warn_if_incomplete(fr);
     return;
   }
   tt_rewrite_result rr;
@@ -353,6 +362,7 @@ static void process(const tt_cli_opts *o, tt_cli_run *run, size_t i) {
   fr->converged = rr.converged;
   fr->errors_left = rr.errors_left;
   fr->suppressed = rr.suppressed;
+  warn_if_incomplete(fr);
 }
 
 static void *worker(void *arg) {

@@ -24,6 +24,7 @@ void tt_findings_move(tt_findings *to, tt_findings *from) {
   tt_grow((void **)&to->items, &to->cap, to->n + from->n, sizeof *to->items);
   if (from->n) memcpy(to->items + to->n, from->items, from->n * sizeof *from->items);
   to->n += from->n;
+  to->incomplete |= from->incomplete;
   free(from->items);
   memset(from, 0, sizeof *from);
 }

@@ -40,6 +40,9 @@ typedef struct tt_finding {
 typedef struct tt_findings {
   tt_finding *items;
   size_t n, cap;
+  /* Some query match of the file was given up (see match.c, k_match_limit): nesting
+   * deeper than any hand-written code; the findings may be incomplete. */
+  bool incomplete;
 } tt_findings;
 
 void tt_finding_clear(tt_finding *f);

@@ -47,10 +47,18 @@ static void finish_fix(tt_finding *f, const tt_rule *rule, const tt_binding *b, 
   f->fix_description = tt_template_render(rule->fix_description, b, nb);
 }
 
+/* In-progress matches a query cursor keeps at once. Each enclosing node a pattern may
+ * start at holds one while the cursor walks its subtree, so an n-deep nest (a 6,000-term
+ * sum is a 6,000-deep left-nested binary_expression) costs n per node without a bound:
+ * quadratic. Past the bound tree-sitter drops the oldest (outermost) one; the file's
+ * findings are then marked incomplete and the CLI says so. */
+static const uint32_t k_match_limit = 1024;
+
 static void run_queryset(const tt_queryset *qs, const tt_selection *sel, tt_filectx *ctx, tt_findings *out) {
   const tt_tree *tree = ctx->tree;
   if (!qs->query) return;
   TSQueryCursor *cur = ts_query_cursor_new();
+  ts_query_cursor_set_match_limit(cur, k_match_limit);
   ts_query_cursor_exec(cur, qs->query, ts_tree_root_node(tree->ts));
   TSQueryMatch m;
   tt_binding *b = NULL;
@@ -83,6 +91,7 @@ static void run_queryset(const tt_queryset *qs, const tt_selection *sel, tt_file
     finish_fix(f, rule, b, m.capture_count);
     if (ctx->unconfirmed) f->unconfirmed = tt_xstrdup(ctx->unconfirmed);
   }
+  if (ts_query_cursor_did_exceed_match_limit(cur)) out->incomplete = true;
   free(b);
   ts_query_cursor_delete(cur);
 }

@@ -122,7 +122,7 @@ int tt_rewrite_text(const tt_rulebook *book, const tt_selection *sel, const char
     /* Findings are reported in the coordinates of the input, so the first round's are
      * kept; later rounds only tell which of its refused fixes went through after all. */
     if (round == 0) tt_findings_move(&out->findings, &fs), tt_findings_move(&out->suppressed, &extra.suppressed);
-    else settle_statuses(&out->findings, &fs);
+    else settle_statuses(&out->findings, &fs), out->findings.incomplete |= fs.incomplete;
     size_t silenced = unported_errors(round == 0 ? &out->suppressed : &extra.suppressed);
     bool changed = next && (new_len != cur_len || memcmp(next, src->text, new_len) != 0), marked = false;
     if (!changed) {

@@ -171,6 +171,14 @@ fi
 expect_rc "--compile-commands must name compile_commands.json" 2 "$TT" lint "$S/common.cuh" --compile-commands "$S/common.cuh"
 expect_rc "--compile-commands missing file" 2 "$TT" lint "$S/common.cuh" --compile-commands "$tmp/nope/compile_commands.json"
 
+# A 3,000-term sum nests past the matcher's bound on open matches: every finding is still
+# there, and stderr says the file's findings may be incomplete (src/rules/match.c).
+python3 -c 'print("__global__ void k(float *x, int lane) {\n  x[0] = x[0]" + "".join(" + x[%d] * (lane %% 32)" % i for i in range(1, 3000)) + ";\n}")' >"$tmp/longsum.cu"
+"$TT" lint --target hip --format json "$tmp/longsum.cu" >"$tmp/longsum.json" 2>"$tmp/longsum.err" </dev/null
+grep -q "longsum.cu: warning: code nested deeper than the matcher follows" "$tmp/longsum.err" &&
+  python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["findings"]; assert sum(x["rule_id"]=="hip-lane-id-32" for x in f)==2999, len(f)' "$tmp/longsum.json" &&
+  ok || bad "a sum past the match bound: all 2999 findings and a warning on stderr ($(head -c 300 "$tmp/longsum.err"))"
+
 # --- rules, docs, test-rules -------------------------------------------------------------
 "$TT" rules --format json "${R[@]}" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d["rules"])==4 and all("explain" in r for r in d["rules"])' && ok || bad "rules --format json"
 (cd ../.. && "$TT" rules --format markdown --rules rules) >"$tmp/rules.md"

@@ -126,6 +126,17 @@ static char *one_line_many_ids(size_t n) {
   return tt_buf_steal(&b);
 }
 
+/* A sum of n terms is a left-nested binary_expression n deep: every enclosing node
+ * held an in-progress match of each binary_expression pattern while the cursor walked
+ * its left operand (8 s for 6,000 terms). */
+static char *long_sum(size_t n) {
+  tt_buf b = {0};
+  tt_buf_puts(&b, "__global__ void k(float *x, int lane) {\n  x[0] = x[0]");
+  for (size_t i = 1; i < n; i++) tt_buf_printf(&b, " + x[%zu] * (lane %% 32)", i);
+  tt_buf_puts(&b, ";\n}\n");
+  return tt_buf_steal(&b);
+}
+
 TestSuite(scaling, .init = load_book, .fini = free_book, .timeout = 600);
 
 Test(scaling, nested_ifs) { expect_linear(nested_ifs, 400, false, "if nested n deep"); }
@@ -134,3 +145,24 @@ Test(scaling, many_fixes) { expect_linear(many_fixes, 1000, true, "n fixes"); }
 Test(scaling, many_findings_on_one_line) { expect_linear(one_line, 1000, false, "n findings on one line"); }
 Test(scaling, big_file) { expect_linear(many_kernels, 200, true, "n kernels in one file"); }
 Test(scaling, many_ids_on_one_line) { expect_linear(one_line_many_ids, 1000, false, "n findings and n ids on one line"); }
+Test(scaling, long_sum) { expect_linear(long_sum, 1500, false, "a sum of n terms"); }
+
+/* The bound that makes the sum linear drops only the outermost in-progress matches,
+ * which here match nothing: every term's `lane % 32` is still found, and the findings
+ * say they may be incomplete (the CLI warns). */
+Test(scaling, long_sum_keeps_its_findings) {
+  const size_t n = 3000;
+  char *text = long_sum(n);
+  tt_source *src = tts_source("scale.cu", text, TT_LANG_CUDA);
+  tt_tree *tree = tt_tree_parse(src);
+  tt_findings fs = {0};
+  tt_match_tree(book, NULL, tree, &fs);
+  size_t lane = 0;
+  for (size_t i = 0; i < fs.n; i++) lane += strcmp(fs.items[i].rule->id, "hip-lane-id-32") == 0;
+  cr_expect_eq(lane, n - 1, "one hip-lane-id-32 finding per term: %zu of %zu", lane, n - 1);
+  cr_expect(fs.incomplete, "past the match bound the findings are marked incomplete");
+  tt_findings_free(&fs);
+  tt_tree_free(tree);
+  tt_source_free(src);
+  free(text);
+}
