@@ -231,6 +231,34 @@ __device__ inline __hip_bfloat16 atomicAdd(__hip_bfloat16 *addr, __hip_bfloat16 
 #undef TT_HD_
 #endif /* bf16 */
 
+/* ---- group shuffles of any type ----------------------------------------------------------
+ * CUDA's group shuffles take any trivially copyable type (llm.c's SumMax struct, a pair);
+ * HIP 5.2's take 32- and 64-bit integers and floating point only ("Neither an integer or
+ * float type"). The reduce and scans below shuffle other types as 32-bit words. */
+namespace tiletrans { namespace shfl_detail {
+template <class T> struct native : std::integral_constant<bool, (std::is_integral<T>::value ||
+                                                                  std::is_floating_point<T>::value) &&
+                                                                     sizeof(T) >= 4> {};
+enum kind { DOWN, UP, IDX };
+template <class Group> __device__ inline int word(const Group &g, int w, unsigned a, kind k) {
+  return k == DOWN ? g.shfl_down(w, a) : k == UP ? g.shfl_up(w, a) : g.shfl(w, (int)a);
+}
+template <class Group, class T> __device__ inline T move(const Group &g, const T &v, unsigned a, kind k, std::true_type) {
+  return k == DOWN ? g.shfl_down(v, a) : k == UP ? g.shfl_up(v, a) : g.shfl(v, (int)a);
+}
+template <class Group, class T> __device__ inline T move(const Group &g, const T &v, unsigned a, kind k, std::false_type) {
+  int w[(sizeof(T) + 3) / 4] = {};
+  __builtin_memcpy(w, &v, sizeof(T));
+  for (unsigned i = 0; i < sizeof w / sizeof w[0]; ++i) w[i] = word(g, w[i], a, k);
+  T out;
+  __builtin_memcpy(&out, w, sizeof(T));
+  return out;
+}
+template <class Group, class T> __device__ inline T down(const Group &g, const T &v, unsigned d) { return move(g, v, d, DOWN, native<T>()); }
+template <class Group, class T> __device__ inline T up(const Group &g, const T &v, unsigned d) { return move(g, v, d, UP, native<T>()); }
+template <class Group, class T> __device__ inline T idx(const Group &g, const T &v, unsigned r) { return move(g, v, r, IDX, native<T>()); }
+}} // namespace tiletrans::shfl_detail
+
 /* ---- cooperative_groups/reduce.h -------------------------------------------------------- */
 namespace cooperative_groups {
 template <class T> struct plus { __host__ __device__ T operator()(const T &a, const T &b) const { return a + b; } };
@@ -246,10 +274,10 @@ template <class T> struct bit_xor { __host__ __device__ T operator()(const T &a,
 template <class Group, class T, class Op> __device__ inline T reduce(const Group &g, T val, Op op) {
   const unsigned n = g.size(), r = g.thread_rank();
   for (unsigned o = 1; o < n; o <<= 1) {
-    T other = g.shfl_down(val, o);
+    T other = tiletrans::shfl_detail::down(g, val, o);
     if (r + o < n) val = op(val, other);
   }
-  return g.shfl(val, 0);
+  return tiletrans::shfl_detail::idx(g, val, 0);
 }
 
 /* cooperative_groups/scan.h: Hillis-Steele scans with shfl_up, in rank order, for any
@@ -258,7 +286,7 @@ template <class Group, class T, class Op> __device__ inline T reduce(const Group
 template <class Group, class T, class Op> __device__ inline T inclusive_scan(const Group &g, T val, Op op) {
   const unsigned n = g.size(), r = g.thread_rank();
   for (unsigned o = 1; o < n; o <<= 1) {
-    T other = g.shfl_up(val, o);
+    T other = tiletrans::shfl_detail::up(g, val, o);
     if (r >= o) val = op(other, val);
   }
   return val;
@@ -268,7 +296,7 @@ template <class Group, class T> __device__ inline T inclusive_scan(const Group &
 }
 template <class Group, class T, class Op> __device__ inline T exclusive_scan(const Group &g, T val, Op op) {
   T inc = inclusive_scan(g, val, op);
-  T prev = g.shfl_up(inc, 1);
+  T prev = tiletrans::shfl_detail::up(g, inc, 1);
   return g.thread_rank() == 0 ? T() : prev;
 }
 template <class Group, class T> __device__ inline T exclusive_scan(const Group &g, T val) {
