@@ -240,16 +240,13 @@ template <class T> struct native : std::integral_constant<bool, (std::is_integra
                                                                   std::is_floating_point<T>::value) &&
                                                                      sizeof(T) >= 4> {};
 enum kind { DOWN, UP, IDX };
-template <class Group> __device__ inline int word(const Group &g, int w, unsigned a, kind k) {
-  return k == DOWN ? g.shfl_down(w, a) : k == UP ? g.shfl_up(w, a) : g.shfl(w, (int)a);
-}
 template <class Group, class T> __device__ inline T move(const Group &g, const T &v, unsigned a, kind k, std::true_type) {
   return k == DOWN ? g.shfl_down(v, a) : k == UP ? g.shfl_up(v, a) : g.shfl(v, (int)a);
 }
 template <class Group, class T> __device__ inline T move(const Group &g, const T &v, unsigned a, kind k, std::false_type) {
   int w[(sizeof(T) + 3) / 4] = {};
   __builtin_memcpy(w, &v, sizeof(T));
-  for (unsigned i = 0; i < sizeof w / sizeof w[0]; ++i) w[i] = word(g, w[i], a, k);
+  for (unsigned i = 0; i < sizeof w / sizeof w[0]; ++i) w[i] = move(g, w[i], a, k, std::true_type());
   T out;
   __builtin_memcpy(&out, w, sizeof(T));
   return out;
