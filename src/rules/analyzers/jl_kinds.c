@@ -11,8 +11,19 @@
 enum { MAX_DEPTH = 64 }; /* deeper expressions are unknown */
 
 const char *const tt_jlk_kind_label[3] = {"scalar", "unknown", "tile"};
-const char *const tt_jlk_option_keys[] = {"scalar_calls", "elementwise_calls", "tile_calls", "reduction_calls",
+static const char *const option_keys[] = {"scalar_calls", "elementwise_calls", "tile_calls", "reduction_calls",
                                           "reduction_keyword", "scalar_types", "tile_types", NULL};
+
+int tt_jlk_check_keys(struct fy_node *opts, const char *const *own, char **err, struct fy_node **at) {
+  size_t n_own = 0, n = 0;
+  while (own[n_own]) n_own++;
+  const char **keys = tt_xcalloc(n_own + sizeof option_keys / sizeof *option_keys, sizeof *keys);
+  for (size_t i = 0; i < n_own; i++) keys[n++] = own[i];
+  for (size_t i = 0; option_keys[i]; i++) keys[n++] = option_keys[i];
+  int rc = tt_opts_check_keys(opts, keys, err, at);
+  free(keys);
+  return rc;
+}
 static const char kind_code[] = "sut"; /* a local's kind, as stored in tt_jlk_scope.vars */
 
 void tt_jlk_config_free(tt_jlk_config *c) {

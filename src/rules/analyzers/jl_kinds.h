@@ -33,9 +33,9 @@ typedef struct tt_jlk_config {
   pcre2_code *scalar_types, *tile_types;
 } tt_jlk_config;
 
-/* The option keys tt_jlk_config_read reads (NULL-terminated), for an analyzer's own
- * key check. */
-extern const char *const tt_jlk_option_keys[];
+/* Checks that `opts` holds no key but the analyzer's own (`own`, NULL-terminated) and
+ * the ones tt_jlk_config_read reads; as tt_opts_check_keys. */
+int tt_jlk_check_keys(struct fy_node *opts, const char *const *own, char **err, struct fy_node **at);
 /* Reads the evidence options (`scalar_types` and `tile_types` required). On error -1,
  * *err (malloc'd) names the key and *at is the node at fault. */
 int tt_jlk_config_read(struct fy_node *opts, tt_jlk_config *c, char **err, struct fy_node **at);

@@ -50,12 +50,9 @@ static int read_position(struct fy_node *opts, const char *key, long *out, char 
 }
 
 static void *compile_opts(struct fy_node *opts, char **err, struct fy_node **at) {
-  const char *keys[16] = {"launch_calls", "kernel_at", "args_from"};
-  size_t n = 3;
-  for (size_t i = 0; tt_jlk_option_keys[i]; i++) keys[n++] = tt_jlk_option_keys[i];
-  keys[n] = NULL;
+  static const char *const keys[] = {"launch_calls", "kernel_at", "args_from", NULL};
   la_opts *o = tt_xcalloc(1, sizeof *o);
-  if (tt_opts_check_keys(opts, keys, err, at) < 0 || tt_opts_set(opts, "launch_calls", &o->launch_calls, err, at) < 0 ||
+  if (tt_jlk_check_keys(opts, keys, err, at) < 0 || tt_opts_set(opts, "launch_calls", &o->launch_calls, err, at) < 0 ||
       read_position(opts, "kernel_at", &o->kernel_at, err, at) < 0 ||
       read_position(opts, "args_from", &o->args_from, err, at) < 0 || tt_jlk_config_read(opts, &o->kinds, err, at) < 0)
     goto bad;

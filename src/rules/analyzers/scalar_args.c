@@ -26,12 +26,9 @@ static void free_opts(void *p) {
 }
 
 static void *compile_opts(struct fy_node *opts, char **err, struct fy_node **at) {
-  const char *keys[16] = {"fact", "calls", "report"};
-  size_t n = 3;
-  for (size_t i = 0; tt_jlk_option_keys[i]; i++) keys[n++] = tt_jlk_option_keys[i];
-  keys[n] = NULL;
+  static const char *const keys[] = {"fact", "calls", "report", NULL};
   sa_opts *o = tt_xcalloc(1, sizeof *o);
-  if (tt_opts_check_keys(opts, keys, err, at) < 0 || tt_opts_string(opts, "fact", &o->fact, err, at) < 0 ||
+  if (tt_jlk_check_keys(opts, keys, err, at) < 0 || tt_opts_string(opts, "fact", &o->fact, err, at) < 0 ||
       tt_opts_set(opts, "calls", &o->calls, err, at) < 0 || tt_opts_set(opts, "report", &o->report, err, at) < 0 ||
       tt_jlk_config_read(opts, &o->kinds, err, at) < 0)
     goto bad;
