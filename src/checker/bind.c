@@ -162,12 +162,13 @@ static int read_compile_commands(const char *db, const char *source, strvec *inc
 }
 
 static int extract(const tt_check_spec *spec, const char *path, const char *text, size_t len,
-                   const char *provided_dir, const char *support_dir, int keep_all, tt_xf_result *out,
-                   char **err) {
+                   const char *provided_dir, const char *support_dir, const char *const *side_defines,
+                   size_t n_side_defines, int keep_all, tt_xf_result *out, char **err) {
   *err = NULL;
   strvec inc = {0}, def = {0};
   for (size_t i = 0; i < spec->nincludes; i++) sv_push(&inc, tt_xstrdup(spec->includes[i]));
   for (size_t i = 0; i < spec->ndefines; i++) sv_push(&def, tt_xstrdup(spec->defines[i]));
+  for (size_t i = 0; i < n_side_defines; i++) sv_push(&def, tt_xstrdup(side_defines[i]));
   char *db = spec->compile_commands ? tt_xstrdup(spec->compile_commands) : find_compile_commands(spec->source);
   int rc = -1;
   char *owned = NULL;
@@ -202,16 +203,17 @@ done:
 
 int tt_check_extract(const tt_check_spec *spec, const char *path, const char *text, size_t len,
                      const char *provided_dir, tt_xf_result *out, char **err) {
-  return extract(spec, path, text, len, provided_dir, NULL, 0, out, err);
+  return extract(spec, path, text, len, provided_dir, NULL, NULL, 0, 0, out, err);
 }
 
 int tt_check_extract_candidate(const tt_check_spec *spec, const char *path, const char *text, size_t len,
-                               const char *provided_dir, const char *support_dir, tt_xf_result *out, char **err) {
-  return extract(spec, path, text, len, provided_dir, support_dir, 0, out, err);
+                               const char *provided_dir, const char *support_dir, const char *const *hip_defines,
+                               size_t n_hip_defines, tt_xf_result *out, char **err) {
+  return extract(spec, path, text, len, provided_dir, support_dir, hip_defines, n_hip_defines, 0, out, err);
 }
 
 int tt_check_inline_program(const tt_check_spec *spec, const char *provided_dir, tt_xf_result *out, char **err) {
-  return extract(spec, spec->source, NULL, 0, provided_dir, NULL, 1, out, err);
+  return extract(spec, spec->source, NULL, 0, provided_dir, NULL, NULL, 0, 1, out, err);
 }
 
 /* ------------------------------------------------------------------ binding */

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "rules/rewrite.h"
+#include "rules/rulebook.h"
 #include "util/fs.h"
 #include "util/util.h"
 
@@ -160,13 +161,34 @@ void tt_check_compare_buffers(const tt_check_spec *spec, const unsigned char *re
 }
 
 
+/* Macros as "NAME" or "NAME=VALUE" strings, each name once (malloc'd). */
+typedef struct tt_defines {
+  char **v;
+  size_t n;
+} tt_defines;
+
+static void put_define(void *ud, const char *name, const char *value) {
+  tt_defines *d = ud;
+  size_t len = strlen(name);
+  for (size_t i = 0; i < d->n; i++)
+    if (!strncmp(d->v[i], name, len) && (d->v[i][len] == '\0' || d->v[i][len] == '=')) return;
+  d->v = tt_xrealloc(d->v, (d->n + 1) * sizeof *d->v);
+  d->v[d->n++] = value && *value ? tt_xasprintf("%s=%s", name, value) : tt_xstrdup(name);
+}
+
+static void defines_free(tt_defines *d) {
+  for (size_t i = 0; i < d->n; i++) free(d->v[i]);
+  free(d->v);
+}
+
 /* The kernel taken out of a program (the source, or a candidate: text NULL reads
  * `path`) with what it needs: the text that side builds (see bind.h, xform.h). */
 static char *extracted_text(const tt_check_toolchain *tc, const tt_check_spec *spec, const char *path,
-                            const char *text, size_t text_len, int candidate, size_t *len, char **notes,
-                            char **err) {
+                            const char *text, size_t text_len, int candidate, const tt_defines *hip, size_t *len,
+                            char **notes, char **err) {
   tt_xf_result x;
-  int rc = candidate ? tt_check_extract_candidate(spec, path, text, text_len, tc->sim_include, tc->hip_support, &x, err)
+  int rc = candidate ? tt_check_extract_candidate(spec, path, text, text_len, tc->sim_include, tc->hip_support,
+                                                  hip ? (const char *const *)hip->v : NULL, hip ? hip->n : 0, &x, err)
                      : tt_check_extract(spec, path, text, text_len, tc->sim_include, &x, err);
   if (rc != 0) return NULL;
   tt_buf nb = {0};
@@ -259,7 +281,7 @@ static char *candidate_text(const tt_check_toolchain *tc, const tt_check_spec *s
   *fail_as = TT_CHECK_BUILD_FAIL;
   if (spec->candidate) {
     *path = strdup(spec->candidate);
-    return extracted_text(tc, spec, spec->candidate, NULL, 0, 1, len, notes, err);
+    return extracted_text(tc, spec, spec->candidate, NULL, 0, 1, NULL, len, notes, err);
   }
   size_t tlen = 0;
   char *t = translation(tc, spec, o, &tlen, path, err);
@@ -267,7 +289,12 @@ static char *candidate_text(const tt_check_toolchain *tc, const tt_check_spec *s
     *fail_as = *path ? TT_CHECK_BUILD_FAIL : TT_CHECK_TRANSLATE_FAIL;
     return NULL;
   }
-  char *text = extracted_text(tc, spec, *path, t, tlen, 1, len, notes, err);
+  /* The port left the branches the rulebook read as CUDA-only (`#ifdef GGML_USE_HIP`'s
+   * `#else`) as they were: it builds as the project's HIP build does, with those macros. */
+  tt_defines hip = {0};
+  tt_rulebook_target_defines(o->book, "hip", put_define, &hip);
+  char *text = extracted_text(tc, spec, *path, t, tlen, 1, &hip, len, notes, err);
+  defines_free(&hip);
   free(t);
   return text;
 }
@@ -368,7 +395,7 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
   /* The kernel out of the program, then the candidate's text: a translation
    * failure says more than a build failure. */
   size_t ref_len = 0, cand_len = 0;
-  ref_src = extracted_text(tc, spec, spec->source, NULL, 0, 0, &ref_len, &notes[0], &why);
+  ref_src = extracted_text(tc, spec, spec->source, NULL, 0, 0, NULL, &ref_len, &notes[0], &why);
   if (!ref_src) {
     verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("reference: %s", why));
     goto done;

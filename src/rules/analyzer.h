@@ -41,6 +41,9 @@ typedef struct tt_analyzer {
    * classifier names the fact it records in its `fact:` option: the rule loader reads
    * it there to check the rules that depend on it (rules/ruleset.h). */
   bool classifier;
+  /* Optional: calls put(ud, name, value) for each macro the analyzer's options assume
+   * the target's build defines (a check builds the port with them; NULL: none). */
+  void (*target_defines)(const void *opts, void (*put)(void *ud, const char *name, const char *value), void *ud);
 } tt_analyzer;
 
 /* The analyzer named `name`, or NULL. The table is static and immutable. */

@@ -261,6 +261,15 @@ const tt_rule *tt_rulebook_find(const tt_rulebook *book, const char *id) {
   return NULL;
 }
 
+void tt_rulebook_target_defines(const tt_rulebook *book, const char *target,
+                                void (*put)(void *ud, const char *name, const char *value), void *ud) {
+  for (size_t i = 0; i < book->n_rules; i++) {
+    const tt_rule *r = book->rules[i];
+    if (r->analyzer && r->analyzer->target_defines && r->analyzer_opts && !strcmp(r->target, target))
+      r->analyzer->target_defines(r->analyzer_opts, put, ud);
+  }
+}
+
 tt_severity tt_selection_severity(const tt_selection *sel, const tt_rule *rule) {
   if (!sel) return rule->severity;
   if (sel->target && strcmp(sel->target, rule->target) != 0) return TT_SEV_OFF;

@@ -59,6 +59,12 @@ int tt_rulebook_compile(tt_rulebook *book, tt_lang lang, const bool *needed, cha
 tt_rulebook *tt_rulebook_of_rule(const tt_rule *rule, const tt_rulebook *facts_from, char **err);
 
 const tt_rule *tt_rulebook_find(const tt_rulebook *book, const char *id);
+/* Calls put(ud, name, value) for each macro that the rules of `target` assume the
+ * target's build defines (the options of analyzers such as preprocessor-branches),
+ * in rule order; a name may come more than once. A build of a port must define them:
+ * the rules read the branches they guard as the target's. */
+void tt_rulebook_target_defines(const tt_rulebook *book, const char *target,
+                                void (*put)(void *ud, const char *name, const char *value), void *ud);
 
 /* Builds a query set for a single rule (query rules only); returns 0 or -1 with *err. */
 int tt_queryset_init_rule(tt_queryset *qs, const tt_rule *rule, char **err);

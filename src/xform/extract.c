@@ -134,7 +134,11 @@ static void emit_file(xf_prog *p, int fi, tt_buf *b, int *renumbered) {
     }
     pos = it->end;
   }
-  tt_buf_append(b, text + pos, f->src->len - pos);
+  /* The tail after a dropped last item is dropped with it: the loose tokens of an
+   * unparsed region that ends the file (bitsandbytes' kernels.cu ends in macro calls
+   * with no `;`, whose last `)` was left behind). */
+  if (prev_blanked) blank(b, text, f->src->len, pos, f->src->len);
+  else tt_buf_append(b, text + pos, f->src->len - pos);
 }
 
 /* ------------------------------------------------------------------ entry */

@@ -239,6 +239,29 @@ Test(xform, c_linkage_wrappers_and_conditionals_survive_unparsed_code) {
   rmdir(dir);
 }
 
+Test(xform, loose_tokens_of_dropped_macro_calls_go_with_them) {
+  /* A file that ends in macro calls with no `;` (bitsandbytes' kernels.cu: explicit
+   * instantiations through MAKE_...(...) lines) is an unparsed region; dropping the
+   * calls must not leave their last `)` behind, or the kept text does not compile. */
+  const char text[] = "__global__ void k(float *y) { y[0] = 1; }\n"
+                      "INST(SGD, float, 128, 4)\n"
+                      "INST(SGD, half, 128, 4)\n"
+                      "INST(SGD, my_bf16, 128, 4)\n"
+                      "INST(ADAM, float, 128, 4)\n"
+                      "INST(ADAM, half, 128, 4)\n"
+                      "INST(ADAM, my_bf16, 128, 4)\n";
+  const char *k[] = {"k"};
+  tt_xf_result r;
+  char *err = NULL;
+  cr_assert_eq(tt_xf_extract("/tmp/tail.cu", text, sizeof text - 1, k, 1, NULL, &r, &err), 0, "%s", err);
+  cr_assert(strstr(r.text, "__global__ void k("), "%s", r.text);
+  const char *after = strstr(r.text, "y[0] = 1; }");
+  cr_assert_not_null(after, "%s", r.text);
+  for (const char *p = after + strlen("y[0] = 1; }"); *p; p++)
+    cr_assert(*p == ' ' || *p == '\n', "only blanks after the kernel, found '%c' in:\n%s", *p, r.text);
+  tt_xf_result_free(&r);
+}
+
 Test(xform, names_in_the_template_arguments_are_kept) {
   /* llm.c's global_norm.cu launches norm_kernel2<<<...>>>(out, values, count) with
    * values a floatX*: the spec says "norm_kernel2<floatX>", and the kernel's code never

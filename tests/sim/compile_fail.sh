@@ -45,7 +45,24 @@ expect_ok global_isfinite tt_sim_hip.h 64 \
   '__global__ void k(float *x) { if (!isfinite(x[0]) || isnan(x[1]) || isinf(x[2]) || signbit(x[3])) x[0] = 0; }'
 expect_fail inline_ptx tt_sim_cuda.h 32 "inline assembly" \
   '__global__ void k(unsigned *o) { unsigned l; asm volatile("mov.u32 %0, %%laneid;" : "=r"(l)); o[0] = l; }'
-expect_fail wmma tt_sim_cuda.h 32 "wmma" '#include <mma.h>'
+# <mma.h> itself builds (bitsandbytes' kernels.cu includes it for other kernels); a
+# kernel that uses a fragment or a *_sync operation does not
+expect_fail wmma tt_sim_cuda.h 32 "static assertion failed: tt_sim: nvcuda::wmma" \
+  '#include <mma.h>
+using namespace nvcuda;
+__global__ void k(const half *a, float *c) {
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+  wmma::load_matrix_sync(fa, a, 16);
+}'
+expect_fail wmma_op_only tt_sim_cuda.h 32 "static assertion failed: tt_sim: nvcuda::wmma" \
+  '#include <mma.h>
+template <class F> __device__ void st(F &f, float *c) { nvcuda::wmma::store_matrix_sync(c, f, 16, nvcuda::wmma::mem_row_major); }
+__global__ void k(float *c) { int f = 0; st(f, c); }'
+expect_ok wmma_include_unused tt_sim_cuda.h 32 \
+  '#include <mma.h>
+using namespace nvcuda;
+template <int N> __global__ void uses_wmma(float *c) { wmma::fragment<wmma::accumulator, 16, 16, 16, float> f; wmma::store_matrix_sync(c, f, N, wmma::mem_row_major); }
+__global__ void k(float *o) { o[threadIdx.x] = 1.0f; }'
 expect_fail cp_async tt_sim_cuda.h 32 "cp.async" '#include <cuda_pipeline.h>'
 expect_fail unprepared_shared tt_sim_cuda.h 32 "was not rewritten" \
   '__global__ void k(float *o) { __shared__ float s[32]; s[0] = 1; o[0] = s[0]; }'

@@ -80,3 +80,35 @@ Test(rulebook, templates_are_checked_without_compiling) {
   tts_rmrf(dir);
   free(dir);
 }
+
+static void collect_define(void *ud, const char *name, const char *value) {
+  char **acc = ud;
+  char *next = tt_xasprintf("%s%s=%s;", *acc ? *acc : "", name, value ? value : "");
+  free(*acc);
+  *acc = next;
+}
+
+Test(rulebook, target_defines_come_from_the_analyzers_options) {
+  /* What a build of the port must define: the macros under which the branches
+   * analyzer read the target's side of each #if, from the rule file only. */
+  char *dir = tts_tmpdir();
+  char *path = tt_xasprintf("%s/branches.yaml", dir);
+  tts_write(path, "id: branches\ntarget: hip\nlanguage: cuda\ncategory: warp-size\nseverity: note\n"
+                  "summary: s\nmessage: m\nexplain: e\nanalyzer: preprocessor-branches\n"
+                  "options:\n  fact: hip-branch\n  target_defines: {MY_HIP_BUILD: \"\", MY_LEVEL: \"2\"}\n"
+                  "examples:\n  - match: \"#ifdef MY_HIP_BUILD\\nint x;\\n#else\\nint y;\\n#endif\\n\"\n    count: 1\n");
+  write_rule(dir, "a-numbers", "n", "((number_literal) @n (#eq? @n \"1\"))");
+  char *err;
+  tt_rulebook *book = load(dir, &err);
+  cr_assert_not_null(book, "%s", err);
+  char *hip = NULL, *julia = NULL;
+  tt_rulebook_target_defines(book, "hip", collect_define, &hip);
+  tt_rulebook_target_defines(book, "julia", collect_define, &julia);
+  cr_assert_not_null(hip);
+  cr_expect(strstr(hip, "MY_HIP_BUILD=;"), "%s", hip);
+  cr_expect(strstr(hip, "MY_LEVEL=2;"), "%s", hip);
+  cr_expect_null(julia, "no rule of that target defines anything: %s", julia);
+  free(hip);
+  tt_rulebook_free(book);
+  free(path);
+}

@@ -107,4 +107,13 @@ static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *
 
 static const char *const bindings[] = {"directive", "label", NULL};
 
-const tt_analyzer tt_analyzer_branches = {"preprocessor-branches", bindings, compile_opts, free_opts, run, true};
+/* The branch labels were computed with these macros defined on the target: a build of
+ * the port must define them too, or it compiles the branches labelled dead. */
+static void target_defines(const void *opts, void (*put)(void *ud, const char *name, const char *value), void *ud) {
+  const br_opts *o = opts;
+  for (size_t i = 0; i < o->target_defined.cap; i++)
+    if (o->target_defined.keys[i]) put(ud, o->target_defined.keys[i], o->target_defined.values[i]);
+}
+
+const tt_analyzer tt_analyzer_branches = {"preprocessor-branches", bindings, compile_opts, free_opts, run, true,
+                                          target_defines};

@@ -568,4 +568,4 @@ static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *
 
 static const char *const bindings[] = {"function", "label", "reason", "evidence", NULL};
 
-const tt_analyzer tt_analyzer_classify = {"classify-functions", bindings, compile_opts, free_opts, run, true};
+const tt_analyzer tt_analyzer_classify = {"classify-functions", bindings, compile_opts, free_opts, run, true, NULL};

@@ -206,4 +206,4 @@ static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *
 
 static const char *const bindings[] = {"kernel", "arg", "param", "problem", NULL};
 
-const tt_analyzer tt_analyzer_launch_args = {"julia-launch-args", bindings, compile_opts, free_opts, run, false};
+const tt_analyzer tt_analyzer_launch_args = {"julia-launch-args", bindings, compile_opts, free_opts, run, false, NULL};

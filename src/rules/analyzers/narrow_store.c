@@ -437,4 +437,4 @@ static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *
 
 static const char *const bindings[] = {"var", "type", "source", "sink", "wide", NULL};
 
-const tt_analyzer tt_analyzer_narrow_store = {"narrow-store", bindings, compile_opts, free_opts, run, false};
+const tt_analyzer tt_analyzer_narrow_store = {"narrow-store", bindings, compile_opts, free_opts, run, false, NULL};

@@ -178,4 +178,4 @@ static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *
 
 static const char *const bindings[] = {"from", "to", NULL};
 
-const tt_analyzer tt_analyzer_rename = {"rename", bindings, compile_opts, free_opts, run, false};
+const tt_analyzer tt_analyzer_rename = {"rename", bindings, compile_opts, free_opts, run, false, NULL};

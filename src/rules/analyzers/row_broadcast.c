@@ -194,4 +194,4 @@ static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *
 
 static const char *const bindings[] = {"op", "row", "tile", "n", "lead", NULL};
 
-const tt_analyzer tt_analyzer_row_broadcast = {"julia-row-broadcast", bindings, compile_opts, free_opts, run, false};
+const tt_analyzer tt_analyzer_row_broadcast = {"julia-row-broadcast", bindings, compile_opts, free_opts, run, false, NULL};

@@ -89,4 +89,4 @@ static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *
 
 static const char *const bindings[] = {"fn", "a", "arg", "label", NULL};
 
-const tt_analyzer tt_analyzer_scalar_args = {"julia-scalar-args", bindings, compile_opts, free_opts, run, true};
+const tt_analyzer tt_analyzer_scalar_args = {"julia-scalar-args", bindings, compile_opts, free_opts, run, true, NULL};
