@@ -162,13 +162,15 @@ static int read_compile_commands(const char *db, const char *source, strvec *inc
 }
 
 static int extract(const tt_check_spec *spec, const char *path, const char *text, size_t len,
-                   const char *provided_dir, const char *support_dir, const char *const *side_defines,
-                   size_t n_side_defines, int keep_all, tt_xf_result *out, char **err) {
+                   const char *provided_dir, const tt_check_cand_inputs *cand, int keep_all, tt_xf_result *out,
+                   char **err) {
   *err = NULL;
+  static const tt_check_cand_inputs none;
+  if (!cand) cand = &none;
   strvec inc = {0}, def = {0};
   for (size_t i = 0; i < spec->nincludes; i++) sv_push(&inc, tt_xstrdup(spec->includes[i]));
   for (size_t i = 0; i < spec->ndefines; i++) sv_push(&def, tt_xstrdup(spec->defines[i]));
-  for (size_t i = 0; i < n_side_defines; i++) sv_push(&def, tt_xstrdup(side_defines[i]));
+  for (size_t i = 0; i < cand->n_hip_defines; i++) sv_push(&def, tt_xstrdup(cand->hip_defines[i]));
   char *db = spec->compile_commands ? tt_xstrdup(spec->compile_commands) : find_compile_commands(spec->source);
   int rc = -1;
   char *owned = NULL;
@@ -188,9 +190,18 @@ static int extract(const tt_check_spec *spec, const char *path, const char *text
     while (j < nk && strcmp(kernels[j], spec->launches[i].kernel)) j++;
     if (j == nk) kernels[nk++] = spec->launches[i].kernel;
   }
-  const char *provided[] = {provided_dir}, *support[] = {support_dir};
-  tt_xf_options o = {(const char *const *)inc.v, inc.n, (const char *const *)def.v, def.n,
-                     provided, provided_dir && *provided_dir ? 1 : 0, support, support_dir ? 1 : 0, keep_all};
+  const char *provided[] = {provided_dir}, *support[] = {cand->support_dir};
+  tt_xf_options o = {.include_dirs = (const char *const *)inc.v,
+                     .n_include_dirs = inc.n,
+                     .defines = (const char *const *)def.v,
+                     .n_defines = def.n,
+                     .provided_dirs = provided,
+                     .n_provided_dirs = provided_dir && *provided_dir ? 1 : 0,
+                     .support_dirs = support,
+                     .n_support_dirs = cand->support_dir ? 1 : 0,
+                     .keep_all = keep_all,
+                     .overlay = cand->headers,
+                     .n_overlay = cand->n_headers};
   rc = tt_xf_extract(path, text, len, kernels, nk, &o, out, err);
   free(kernels);
 done:
@@ -203,17 +214,17 @@ done:
 
 int tt_check_extract(const tt_check_spec *spec, const char *path, const char *text, size_t len,
                      const char *provided_dir, tt_xf_result *out, char **err) {
-  return extract(spec, path, text, len, provided_dir, NULL, NULL, 0, 0, out, err);
+  return extract(spec, path, text, len, provided_dir, NULL, 0, out, err);
 }
 
 int tt_check_extract_candidate(const tt_check_spec *spec, const char *path, const char *text, size_t len,
-                               const char *provided_dir, const char *support_dir, const char *const *hip_defines,
-                               size_t n_hip_defines, tt_xf_result *out, char **err) {
-  return extract(spec, path, text, len, provided_dir, support_dir, hip_defines, n_hip_defines, 0, out, err);
+                               const char *provided_dir, const tt_check_cand_inputs *in, tt_xf_result *out,
+                               char **err) {
+  return extract(spec, path, text, len, provided_dir, in, 0, out, err);
 }
 
 int tt_check_inline_program(const tt_check_spec *spec, const char *provided_dir, tt_xf_result *out, char **err) {
-  return extract(spec, spec->source, NULL, 0, provided_dir, NULL, NULL, 0, 1, out, err);
+  return extract(spec, spec->source, NULL, 0, provided_dir, NULL, 1, out, err);
 }
 
 /* ------------------------------------------------------------------ binding */

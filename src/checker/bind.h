@@ -19,14 +19,25 @@
 int tt_check_extract(const tt_check_spec *spec, const char *path, const char *text, size_t len,
                      const char *provided_dir, tt_xf_result *out, char **err);
 
-/* The same for a HIP candidate: an include of a file of `support_dir` (the rulebook's
- * hip/support, NULL: none), such as tiletrans_hip_compat.h, is kept for the build to
- * find there (tt_check_toolchain.hip_support), whether or not a copy sits next to the port.
- * `hip_defines` ("NAME" or "NAME=VALUE", n of them, after the spec's `defines:`) are the
- * macros of the HIP build that the rulebook assumed (tt_rulebook_target_defines). */
+/* What a HIP candidate's extraction takes besides the spec (all borrowed; zero: none). */
+typedef struct tt_check_cand_inputs {
+  /* The rulebook's hip/support folder: an include of one of its files, such as
+   * tiletrans_hip_compat.h, is kept for the build to find there
+   * (tt_check_toolchain.hip_support), whether or not a copy sits next to the port. */
+  const char *support_dir;
+  /* "NAME" or "NAME=VALUE", after the spec's `defines:`: the macros of the HIP build
+   * that the rulebook assumed (tt_rulebook_target_defines). */
+  const char *const *hip_defines;
+  size_t n_hip_defines;
+  /* The translation's own headers, read in place of the user's (tt_xf_split_inlined). */
+  const tt_xf_text *headers;
+  size_t n_headers;
+} tt_check_cand_inputs;
+
+/* The same for a HIP candidate. */
 int tt_check_extract_candidate(const tt_check_spec *spec, const char *path, const char *text, size_t len,
-                               const char *provided_dir, const char *support_dir, const char *const *hip_defines,
-                               size_t n_hip_defines, tt_xf_result *out, char **err);
+                               const char *provided_dir, const tt_check_cand_inputs *in, tt_xf_result *out,
+                               char **err);
 
 /* The same, but out->text is the whole program with its local headers inlined
  * (tt_xf_options.keep_all): what a translation reads. */

@@ -217,6 +217,15 @@ static size_t line_len(const char *p) {
   return nl ? (size_t)(nl - p) : strlen(p);
 }
 
+/* Where a compiler's "error:" (or "fatal error:") starts in the line of n bytes, or
+ * NULL: the word after a blank or at the line's start, as compilers write it, so that a
+ * quoted source line that names `hipGetErrorString` or prints "error" is not taken. */
+static const char *diagnostic_in(const char *line, size_t n) {
+  for (size_t i = 0; i + 6 <= n; i++)
+    if (line[i] == 'e' && !memcmp(line + i, "error:", 6) && (i == 0 || line[i - 1] == ' ')) return line + i;
+  return NULL;
+}
+
 char *tt_check_first_errors(const char *text, const char *kernel_path, int max_lines) {
   const char *start = NULL, *kernel_line = NULL;
   size_t klen = kernel_path ? strlen(kernel_path) : 0;
@@ -224,8 +233,8 @@ char *tt_check_first_errors(const char *text, const char *kernel_path, int max_l
     size_t n = line_len(line);
     /* Linker failures name the missing symbol in "undefined reference" lines that come
      * before collect2's "error" summary. */
-    const char *hit = strstr(line, "error");
-    if (!hit || (size_t)(hit - line) >= n) hit = strstr(line, "undefined reference");
+    const char *hit = diagnostic_in(line, n);
+    if (!hit) hit = strstr(line, "undefined reference");
     if (!kernel_line && klen && n > klen && !strncmp(line, kernel_path, klen) && line[klen] == ':')
       kernel_line = line;
     if (hit && (size_t)(hit - line) < n && !start) start = line;

@@ -184,12 +184,11 @@ static void defines_free(tt_defines *d) {
 /* The kernel taken out of a program (the source, or a candidate: text NULL reads
  * `path`) with what it needs: the text that side builds (see bind.h, xform.h). */
 static char *extracted_text(const tt_check_toolchain *tc, const tt_check_spec *spec, const char *path,
-                            const char *text, size_t text_len, int candidate, const tt_defines *hip, size_t *len,
+                            const char *text, size_t text_len, const tt_check_cand_inputs *cand, size_t *len,
                             char **notes, char **err) {
   tt_xf_result x;
-  int rc = candidate ? tt_check_extract_candidate(spec, path, text, text_len, tc->sim_include, tc->hip_support,
-                                                  hip ? (const char *const *)hip->v : NULL, hip ? hip->n : 0, &x, err)
-                     : tt_check_extract(spec, path, text, text_len, tc->sim_include, &x, err);
+  int rc = cand ? tt_check_extract_candidate(spec, path, text, text_len, tc->sim_include, cand, &x, err)
+                : tt_check_extract(spec, path, text, text_len, tc->sim_include, &x, err);
   if (rc != 0) return NULL;
   tt_buf nb = {0};
   for (size_t i = 0; i < x.nnotes; i++) tt_buf_printf(&nb, "\n  %s", x.notes[i]);
@@ -274,14 +273,49 @@ static char *translation(const tt_check_toolchain *tc, const tt_check_spec *spec
   return text;
 }
 
+/* Each launched kernel's name as tiletrans's port spells it: the template arguments of
+ * `k<__nv_bfloat16, 256>` are CUDA names too, and the HIP side has `__hip_bfloat16`.
+ * The rulebook translates them as it translates the source (one parser, one rename
+ * table). Returns a copy of spec->launches with the names replaced (the caller frees
+ * each kernel and the array), or NULL when no name changes. */
+static tt_check_launch *ported_launches(const struct tt_rulebook *book, const tt_check_spec *spec) {
+  tt_check_launch *out = NULL;
+  for (size_t i = 0; i < spec->nlaunches; i++) {
+    const char *name = spec->launches[i].kernel;
+    if (!strchr(name, '<')) continue;
+    static const char pre[] = "static void *tt_kernel = (void *)&";
+    char *snippet = tt_xasprintf("%s%s;\n", pre, name);
+    tt_selection sel = {.target = "hip"};
+    tt_rewrite_result rr;
+    char *err = NULL;
+    if (tt_rewrite_text(book, &sel, "kernel.cu", TT_LANG_CUDA, snippet, strlen(snippet), &rr, &err) == 0) {
+      const char *at = strstr(rr.text, pre), *end = at ? strchr(at, ';') : NULL;
+      size_t n = end ? (size_t)(end - at) - (sizeof pre - 1) : 0;
+      if (end && (n != strlen(name) || memcmp(at + sizeof pre - 1, name, n))) {
+        if (!out) {
+          out = tt_xcalloc(spec->nlaunches, sizeof *out);
+          for (size_t k = 0; k < spec->nlaunches; k++) out[k] = spec->launches[k], out[k].kernel = tt_xstrdup(spec->launches[k].kernel);
+        }
+        free(out[i].kernel);
+        out[i].kernel = tt_xstrndup(at + sizeof pre - 1, n);
+      }
+      tt_rewrite_result_free(&rr);
+    }
+    free(err);
+    free(snippet);
+  }
+  return out;
+}
+
 /* The candidate's source text: the kernel taken out of the spec's `candidate:`, else
  * out of tiletrans's translation of the source. */
 static char *candidate_text(const tt_check_toolchain *tc, const tt_check_spec *spec, const tt_check_options *o,
                             size_t *len, char **path, char **notes, tt_check_verdict *fail_as, char **err) {
   *fail_as = TT_CHECK_BUILD_FAIL;
+  tt_check_cand_inputs in = {.support_dir = tc->hip_support};
   if (spec->candidate) {
     *path = strdup(spec->candidate);
-    return extracted_text(tc, spec, spec->candidate, NULL, 0, 1, NULL, len, notes, err);
+    return extracted_text(tc, spec, spec->candidate, NULL, 0, &in, len, notes, err);
   }
   size_t tlen = 0;
   char *t = translation(tc, spec, o, &tlen, path, err);
@@ -293,7 +327,16 @@ static char *candidate_text(const tt_check_toolchain *tc, const tt_check_spec *s
    * `#else`) as they were: it builds as the project's HIP build does, with those macros. */
   tt_defines hip = {0};
   tt_rulebook_target_defines(o->book, "hip", put_define, &hip);
-  char *text = extracted_text(tc, spec, *path, t, tlen, 1, &hip, len, notes, err);
+  /* Each translated header is parsed on its own, as the reference's headers are. */
+  char *abs = realpath(spec->source, NULL); /* as the inliner names files */
+  if (!abs) abs = tt_check_abspath(spec->source);
+  tt_xf_text *files;
+  size_t nfiles = tt_xf_split_inlined(abs, t, tlen, &files);
+  in.hip_defines = (const char *const *)hip.v, in.n_hip_defines = hip.n;
+  in.headers = files + 1, in.n_headers = nfiles - 1;
+  char *text = extracted_text(tc, spec, *path, files[0].text, files[0].len, &in, len, notes, err);
+  tt_xf_texts_free(files, nfiles);
+  free(abs);
   defines_free(&hip);
   free(t);
   return text;
@@ -366,6 +409,8 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
   tt_check_side_ctx ref = {0}, cand = {0};
   char *workdir = NULL, *cand_path = NULL, *cand_src = NULL, *ref_src = NULL, *notes[2] = {NULL, NULL};
   unsigned char *inputs = NULL;
+  tt_check_spec cand_spec = *spec; /* the candidate's: its kernels' names as ported */
+  tt_check_launch *ported = NULL;
   if (tt_check_lang_is_tile(spec->lang)) {
     tt_check_run_tile(spec, o, r);
     goto done;
@@ -395,13 +440,14 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
   /* The kernel out of the program, then the candidate's text: a translation
    * failure says more than a build failure. */
   size_t ref_len = 0, cand_len = 0;
-  ref_src = extracted_text(tc, spec, spec->source, NULL, 0, 0, NULL, &ref_len, &notes[0], &why);
+  ref_src = extracted_text(tc, spec, spec->source, NULL, 0, NULL, &ref_len, &notes[0], &why);
   if (!ref_src) {
     verdict(r, TT_CHECK_BUILD_FAIL, tt_xasprintf("reference: %s", why));
     goto done;
   }
   tt_check_verdict cand_fail;
-  cand_src = candidate_text(tc, spec, o, &cand_len, &cand_path, &notes[1], &cand_fail, &why);
+  if (!spec->candidate && o->book && (ported = ported_launches(o->book, spec))) cand_spec.launches = ported;
+  cand_src = candidate_text(tc, &cand_spec, o, &cand_len, &cand_path, &notes[1], &cand_fail, &why);
   if (!cand_src) {
     verdict(r, cand_fail, why);
     why = NULL;
@@ -411,7 +457,7 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
 
   tt_check_side_init(&ref, tc, spec, o, workdir, "reference", spec->source, ref_src, ref_len,
                      o->backend == TT_CHECK_BACKEND_CUDA ? TT_CHECK_SIDE_NVCC : TT_CHECK_SIDE_SIM_CUDA, 32);
-  tt_check_side_init(&cand, tc, spec, o, workdir, "candidate", cand_path, cand_src, cand_len,
+  tt_check_side_init(&cand, tc, &cand_spec, o, workdir, "candidate", cand_path, cand_src, cand_len,
                      o->backend == TT_CHECK_BACKEND_HIP ? TT_CHECK_SIDE_HIPCC : TT_CHECK_SIDE_SIM_HIP, o->warp);
   tt_check_side *sides[2] = {&r->reference, &r->candidate};
   tt_check_side_ctx *ctxs[2] = {&ref, &cand};
@@ -467,8 +513,11 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
   else tt_check_compare_buffers(spec, ref.outputs[0], cand.outputs[0], r);
   if (r->status == TT_CHECK_PASS) { /* a PASS also means both sides build for real (realcc.h) */
     tt_check_realcc_flags fl = {spec->includes, spec->nincludes, spec->defines, spec->ndefines};
-    char *fail = tt_check_realcc_sides(tc, spec->source, cand_path, cand_src, cand_len, &fl);
+    char *note = NULL;
+    char *fail = tt_check_realcc_sides(tc, spec->source, cand_path, cand_src, cand_len, &fl, &note);
     if (fail) verdict(r, TT_CHECK_BUILD_FAIL, fail);
+    else if (note) verdict(r, r->status, note), note = NULL;
+    free(note);
   }
   add_notes(r, &ref, &cand);
 
@@ -479,6 +528,8 @@ done:
   free(notes[1]);
   tt_check_side_free(&ref);
   tt_check_side_free(&cand);
+  for (size_t i = 0; ported && i < spec->nlaunches; i++) free(ported[i].kernel);
+  free(ported);
   free(inputs);
   free(cand_src);
   free(cand_path);

@@ -238,16 +238,48 @@ done:
   return rc;
 }
 
+/* The header a compiler's first error says it cannot open (gcc, as nvcc's host compiler:
+ * "fatal error: X: No such file or directory"; nvcc's front end: "cannot open source file
+ * "X""; clang: "'X' file not found"), malloc'd, or NULL. */
+static char *missing_header(const char *log) {
+  static const struct { const char *before, *after; } forms[] = {
+      {"fatal error: ", ": No such file or directory"}, {"cannot open source file \"", "\""}, {"fatal error: '", "' file not found"}};
+  const char *nl = strchr(log, '\n');
+  size_t first = nl ? (size_t)(nl - log) : strlen(log);
+  for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+    const char *b = strstr(log, forms[i].before);
+    if (!b || (size_t)(b - log) >= first) continue;
+    b += strlen(forms[i].before);
+    const char *e = strstr(b, forms[i].after);
+    if (e && (size_t)(e - log) <= first && e > b) return tt_xstrndup(b, (size_t)(e - b));
+  }
+  return NULL;
+}
+
 char *tt_check_realcc_sides(const tt_check_toolchain *tc, const char *ref_path, const char *cand_path,
-                            const char *cand_text, size_t cand_len, const tt_check_realcc_flags *fl) {
+                            const char *cand_text, size_t cand_len, const tt_check_realcc_flags *fl, char **note) {
   char *msg = NULL;
+  *note = NULL;
   if (tc->nvcc && ref_path) {
     size_t len;
     char *text = tt_check_read_file(ref_path, &len, 0);
     char *log = NULL;
     int cached;
-    if (text && tt_check_realcc_compile(tc, TT_CHECK_REALCC_NVCC, ref_path, NULL, fl, text, len, &cached, &log) == 1)
-      msg = tt_xasprintf("reference (nvcc -arch=sm_90) does not build: %s", log);
+    if (text && tt_check_realcc_compile(tc, TT_CHECK_REALCC_NVCC, ref_path, NULL, fl, text, len, &cached, &log) == 1) {
+      /* The reference is the user's whole file: a host library that is not installed here
+       * (apex's <ATen/ATen.h>; Debian's torch has no ATen/cuda headers) stops nvcc before
+       * the kernel. That says nothing about the kernel, which the sim built without it. */
+      char *hdr = missing_header(log);
+      char *in_sim = hdr ? tt_xasprintf("%s/%s", tc->sim_include, hdr) : NULL;
+      if (hdr && access(in_sim, F_OK) != 0)
+        *note = tt_xasprintf("reference not compiled with nvcc: the file includes <%s>, which is not installed "
+                             "here (a host library the kernel does not need)",
+                             hdr);
+      else
+        msg = tt_xasprintf("reference (nvcc -arch=sm_90) does not build: %s", log);
+      free(in_sim);
+      free(hdr);
+    }
     free(text);
     free(log);
   }

@@ -47,7 +47,9 @@ int tt_check_realcc_compile(const tt_check_toolchain *tc, tt_check_realcc kind, 
  * the spec's flags fl. NULL when
  * both build (or neither compiler is installed); else the BUILD-FAIL message
  * (malloc'd) naming the side and the compiler and quoting its first error. A compiler
- * that cannot be run at all is not a verdict on the source: it is skipped. */
+ * that cannot be run at all is not a verdict on the source: it is skipped. When nvcc
+ * stops at a header that neither this machine nor the sim has (a host library of the
+ * user's file), the reference is not a failure: *note (malloc'd, else NULL) says so. */
 char *tt_check_realcc_sides(const tt_check_toolchain *tc, const char *ref_path, const char *cand_path,
-                            const char *cand_text, size_t cand_len, const tt_check_realcc_flags *fl);
+                            const char *cand_text, size_t cand_len, const tt_check_realcc_flags *fl, char **note);
 #endif

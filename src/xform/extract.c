@@ -99,6 +99,30 @@ static void blank(tt_buf *b, const char *text, size_t len, size_t start, size_t 
   }
 }
 
+/* Appends text[start, end) of file f (blanked or as it is). Once f has inlined a
+ * header, every conditional directive line is followed by a `#line` naming the line
+ * after it: an inlined header's closing `#line` may sit in a branch the compiler skips
+ * (ggml's `#if GGML_USE_HIP / vendors/hip.h / #elif ... / vendors/musa.h / #else /
+ * vendors/cuda.h / #endif`), and a skipped `#line` is not obeyed, so every message
+ * after the chain named a line off by the skipped headers' lengths. */
+static void emit_gap(const xf_file *f, tt_buf *b, size_t start, size_t end, int blanked) {
+  const char *text = f->src->text;
+  size_t len = f->src->len;
+  while (start < end) {
+    const char *nl = memchr(text + start, '\n', end - start);
+    size_t seg_end = nl ? (size_t)(nl - text) + 1 : end;
+    if (blanked) blank(b, text, len, start, seg_end);
+    else tt_buf_append(b, text + start, seg_end - start);
+    if (f->inlined && nl) {
+      size_t le = seg_end - 1, ls = le;
+      while (ls > 0 && text[ls - 1] != '\n') ls--;
+      if ((le == ls || text[le - 1] != '\\') && tt_xf_is_conditional_line(text + ls, text + le))
+        tt_buf_printf(b, "#line %u \"%s\"\n", tt_source_pos(f->src, (uint32_t)seg_end).line, f->abs);
+    }
+    start = seg_end;
+  }
+}
+
 static void emit_file(xf_prog *p, int fi, tt_buf *b, int *renumbered) {
   xf_file *f = &p->files[fi];
   f->emitted = 1;
@@ -117,13 +141,13 @@ static void emit_file(xf_prog *p, int fi, tt_buf *b, int *renumbered) {
      * parser could not read (an ERROR node's loose tokens: ggml's GGML_TABLE_BEGIN(type,
      * name, size) tables), it is the punctuation between them. Between two dropped
      * items it is dropped too, or `( , ,` would be left behind. */
-    if (prev_blanked && blanked) blank(b, text, f->src->len, pos, it->start);
-    else tt_buf_append(b, text + pos, it->start - pos);
+    emit_gap(f, b, pos, it->start, prev_blanked && blanked);
     prev_blanked = blanked;
     if (it->kind == XF_INC_LOCAL && it->target >= 0 && !p->files[it->target].emitted) {
       tt_pos at = tt_source_pos(f->src, it->start);
       tt_buf_printf(b, "#line 1 \"%s\"\n", p->files[it->target].abs);
       emit_file(p, it->target, b, renumbered);
+      f->inlined = 1;
       if (b->len && b->data[b->len - 1] != '\n') tt_buf_putc(b, '\n');
       tt_buf_printf(b, "#line %u \"%s\"%s", at.line + 1, f->abs, n && s[n - 1] == '\n' ? "\n" : "");
       *renumbered = 1;
@@ -137,8 +161,7 @@ static void emit_file(xf_prog *p, int fi, tt_buf *b, int *renumbered) {
   /* The tail after a dropped last item is dropped with it: the loose tokens of an
    * unparsed region that ends the file (bitsandbytes' kernels.cu ends in macro calls
    * with no `;`, whose last `)` was left behind). */
-  if (prev_blanked) blank(b, text, f->src->len, pos, f->src->len);
-  else tt_buf_append(b, text + pos, f->src->len - pos);
+  emit_gap(f, b, pos, f->src->len, prev_blanked);
 }
 
 /* ------------------------------------------------------------------ entry */

@@ -307,6 +307,7 @@ static int provided_header(const xf_prog *p, const char *name) {
 /* A "..." include's file: the including file's folder first, then the include
  * folders (the compiler's order). NULL when none has it. */
 static char *resolve_local(const xf_prog *p, int file, const char *name) {
+  if (name[0] == '/') return file_exists(name) ? tt_xstrdup(name) : NULL;
   char *dir = tt_fs_dirname(p->files[file].abs);
   char *path = tt_fs_join(dir, name);
   free(dir);
@@ -397,7 +398,19 @@ static void collect_node(xf_prog *p, int file, TSNode node, int is_header) {
   if (!strcmp(t, "namespace_definition") ||
       (!strcmp(t, "linkage_specification") && is_type(ts_node_child_by_field_name(node, "body", 4), "declaration_list"))) {
     TSNode body = ts_node_child_by_field_name(node, "body", 4);
-    if (!ts_node_is_null(body)) collect_children(p, file, body, is_header);
+    if (ts_node_is_null(body)) return;
+    /* The container's own text (`namespace X {` and its `}`) is an item that is always
+     * kept: the text between dropped items is dropped with them, and these braces
+     * must stay balanced whatever their contents keep. */
+    uint32_t open = ts_node_start_byte(body) + 1, close = ts_node_end_byte(body);
+    size_t head = new_item(p, XF_ALWAYS, file, node);
+    p->items[head].end = open;
+    collect_children(p, file, body, is_header);
+    if (close > open && p->files[file].src->text[close - 1] == '}') {
+      size_t tail = new_item(p, XF_ALWAYS, file, node);
+      p->items[tail].start = close - 1;
+      p->items[tail].end = close;
+    }
     return;
   }
   if (!strcmp(t, "preproc_def") || !strcmp(t, "preproc_function_def")) {
@@ -536,6 +549,8 @@ int tt_xf_items_load(xf_prog *p, const char *path, const char *text, size_t len)
   int existing = find_file(p, abs);
   if (existing >= 0) { free(abs); return existing; }
   char *buf = NULL;
+  for (size_t i = 0; !text && p->o && i < p->o->n_overlay; i++)
+    if (!strcmp(p->o->overlay[i].path, abs)) text = p->o->overlay[i].text, len = p->o->overlay[i].len;
   if (text) {
     buf = tt_xmalloc(len + 1);
     memcpy(buf, text, len);

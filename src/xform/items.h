@@ -19,7 +19,7 @@
 typedef enum xf_item_kind {
   XF_CODE,       /* kept when in the closure */
   XF_MACRO,      /* always kept; its uses count only once something uses the macro */
-  XF_ALWAYS,     /* always kept (using-directives, #pragma, #undef, #error, #line) */
+  XF_ALWAYS,     /* always kept (using-directives, #pragma, #undef, #error, #line, a namespace's braces) */
   XF_DROP,       /* always blanked (#pragma once of a header, a top-level parse error) */
   XF_INC_LOCAL,  /* #include of a local header: inlined */
   XF_INC_KEEP,   /* #include <...> the build provides: kept */
@@ -49,6 +49,7 @@ typedef struct xf_file {
   size_t *items;         /* indices into xf_prog.items, in document order */
   size_t nitems, cap;
   int emitted;
+  int inlined;           /* a local header was inlined into it (extract.c) */
 } xf_file;
 
 typedef struct xf_intern {

@@ -42,7 +42,18 @@ typedef struct tt_xf_options {
    * whose rules need its host code too (launch arithmetic is porting evidence); the
    * kernel is then taken out of the translation. */
   int keep_all;
+  /* Texts that stand for files (by absolute path) wherever extraction would read them:
+   * a translation's own headers (tt_xf_split_inlined). Borrowed. */
+  const struct tt_xf_text *overlay;
+  size_t n_overlay;
 } tt_xf_options;
+
+/* A file's text, by absolute path. */
+typedef struct tt_xf_text {
+  char *path;
+  char *text; /* NUL-terminated */
+  size_t len;
+} tt_xf_text;
 
 typedef enum tt_xf_tparam_kind { TT_XF_TPARAM_TYPE, TT_XF_TPARAM_VALUE } tt_xf_tparam_kind;
 
@@ -105,6 +116,17 @@ int tt_xf_extract(const char *path, const char *text, size_t len, const char *co
                   size_t nkernels, const tt_xf_options *o, tt_xf_result *out, char **err);
 
 void tt_xf_result_free(tt_xf_result *r);
+
+/* Splits a text in which tt_xf_extract (keep_all) inlined local headers between
+ * `#line 1 "HEADER"` and `#line N "INCLUDER"` back into files: (*files)[0] is the main
+ * file `main_path`, each header after it, and in each includer an inlined header is
+ * `#include "HEADER"` (absolute) on the line of the include it replaced, so every file
+ * keeps its own line numbers. The defines emitted before `#line 1 "MAIN"` are dropped.
+ * Linear in len. Returns the count; free with tt_xf_texts_free. A header parsed apart
+ * from its includer parses as the user's file does (one parse error in ggml.h no longer
+ * swallows every header after it). */
+size_t tt_xf_split_inlined(const char *main_path, const char *text, size_t len, tt_xf_text **files);
+void tt_xf_texts_free(tt_xf_text *files, size_t n);
 
 /* Splits "k<float, 256, false>" into its name and top-level template arguments
  * (whitespace trimmed). Returns 0, or -1 when the angle brackets do not balance. The

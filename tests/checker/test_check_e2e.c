@@ -3,6 +3,7 @@
  * first run takes a while; the build cache (a dir in the build tree, never the
  * user's) makes later runs quick. */
 #include <criterion/criterion.h>
+#include <sys/stat.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,6 +263,53 @@ Test(e2e, whole_program_as_it_stands_passes) {
   cr_assert_str_eq(str(c, "status"), "PASS", "%s", r.out);
   cr_assert_eq(r.code, 0);
   run_free(&r);
+}
+
+Test(e2e, a_cuda_type_in_the_kernels_template_arguments_is_ported) {
+  /* `kernel: scale<__nv_bfloat16>`: the HIP side has no __nv_bfloat16 (it failed to
+   * build there); the candidate launches the kernel as the port names it. */
+  run_t r = tiletrans("bf16_template.check.yaml --format json");
+  json_t *c = check0(&r);
+  cr_assert_str_eq(str(c, "status"), "PASS", "%s", r.out);
+  run_free(&r);
+}
+
+/* A stand-in for nvcc that answers as gcc (nvcc's host compiler) does: `message` on
+ * stderr, exit 1. Returns its path (static buffer). */
+static const char *fake_nvcc(const char *name, const char *message) {
+  static char path[512];
+  snprintf(path, sizeof path, "%s/%s", TT_CHECK_TEST_CACHE, name);
+  mkdir(TT_CHECK_TEST_CACHE, 0755);
+  FILE *f = fopen(path, "w");
+  cr_assert_not_null(f, "%s", path);
+  fprintf(f, "#!/bin/sh\necho '%s' >&2\nexit 1\n", message);
+  fclose(f);
+  chmod(path, 0755);
+  return path;
+}
+
+Test(e2e, a_host_library_nvcc_cannot_find_is_a_note_not_a_failure) {
+  /* The reference is the user's whole file: nvcc stopping at a host library that is
+   * not installed says nothing about the kernel (apex's <ATen/ATen.h>). */
+  setenv("TILETRANS_HIPCC", "", 1);
+  setenv("TILETRANS_NVCC",
+         fake_nvcc("nvcc-missing", "host_lib.cu:3:10: fatal error: tt_test_absent_host_lib/api.h: No such file or directory"), 1);
+  run_t r = tiletrans("host_lib.check.yaml --format json");
+  json_t *c = check0(&r);
+  cr_assert_str_eq(str(c, "status"), "PASS", "%s", r.out);
+  cr_assert(strstr(str(c, "message"), "reference not compiled with nvcc: the file includes <tt_test_absent_host_lib/api.h>"),
+            "%s", r.out);
+  run_free(&r);
+  /* Any other nvcc error is the reference's BUILD-FAIL. */
+  setenv("TILETRANS_NVCC", fake_nvcc("nvcc-error", "host_lib.cu:6:3: error: expected a declaration"), 1);
+  r = tiletrans("host_lib.check.yaml --format json");
+  c = check0(&r);
+  cr_assert_str_eq(str(c, "status"), "BUILD-FAIL", "%s", r.out);
+  cr_assert(strstr(str(c, "message"), "reference (nvcc -arch=sm_90) does not build: host_lib.cu:6:3: error: expected a declaration"),
+            "%s", r.out);
+  run_free(&r);
+  unsetenv("TILETRANS_NVCC");
+  unsetenv("TILETRANS_HIPCC");
 }
 
 Test(e2e, sequence_with_given_data_and_expected_file) {

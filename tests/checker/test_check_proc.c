@@ -233,6 +233,16 @@ Test(build, first_errors_lead_with_the_kernel_line) {
   m = tt_check_first_errors("a\n/src/k.hip:3:1: error: bad\nmore\n", "/src/k.hip", 1);
   cr_assert_str_eq(m, "/src/k.hip:3:1: error: bad");
   free(m);
+  /* ggml's vendors/hip.h: a warning quoting `hipGetErrorString` comes before the error */
+  m = tt_check_first_errors("/h/hip.h:72: warning: \"hipGetErrorString\" redefined\n"
+                            "   72 | #define hipGetErrorString(e) rt_error_string(e)\n"
+                            "/src/c.cuh:851:18: error: '__hmax' was not declared in this scope\n",
+                            NULL, 1);
+  cr_assert_str_eq(m, "/src/c.cuh:851:18: error: '__hmax' was not declared in this scope");
+  free(m);
+  m = tt_check_first_errors("/s/k.cu(12): error: identifier \"x\" is undefined\n", NULL, 1);
+  cr_assert_str_eq(m, "/s/k.cu(12): error: identifier \"x\" is undefined", "nvcc's form");
+  free(m);
   m = tt_check_first_errors("no problems here\n", NULL, 3);
   cr_assert_str_eq(m, "no problems here");
   free(m);

@@ -262,6 +262,95 @@ Test(xform, loose_tokens_of_dropped_macro_calls_go_with_them) {
   tt_xf_result_free(&r);
 }
 
+Test(xform, a_namespace_keeps_its_braces_between_dropped_items) {
+  /* cuda-samples' helper_image.h: a namespace opened between two dropped items and
+   * closed between two more; dropping the text between dropped items must not take
+   * `namespace X {` with it and leave the `}`. */
+  const char text[] = "#include <no_such_host_library.h>\n"
+                      "namespace util {\n"
+                      "int host_only(int x) { return x; }\n"
+                      "}  // namespace util\n"
+                      "static int other_host(int y) { return y; }\n"
+                      "__global__ void k(float *y) { y[0] = 1; }\n";
+  const char *k[] = {"k"};
+  tt_xf_result r;
+  char *err = NULL;
+  cr_assert_eq(tt_xf_extract("/tmp/ns.cu", text, sizeof text - 1, k, 1, NULL, &r, &err), 0, "%s", err);
+  cr_assert(strstr(r.text, "namespace util {"), "%s", r.text);
+  cr_assert(strstr(r.text, "}  // namespace util"), "%s", r.text);
+  cr_assert_null(strstr(r.text, "host_only"), "%s", r.text);
+  tt_xf_result_free(&r);
+}
+
+Test(xform, an_inlined_program_splits_back_into_its_files) {
+  /* What tt_xf_extract (keep_all) writes for main.cu including a.h (which includes b.h)
+   * and later c.h, after a define: each file gets its own text and lines back. */
+  const char text[] = "#define X 1\n"
+                      "#line 1 \"/p/main.cu\"\n"
+                      "#line 1 \"/p/a.h\"\n"
+                      "int a;\n"
+                      "#line 1 \"/p/b.h\"\n"
+                      "int b;\n"
+                      "#line 3 \"/p/a.h\"\n"
+                      "int a2;\n"
+                      "#line 2 \"/p/main.cu\"\n"
+                      "int m;\n"
+                      "#line 1 \"/p/c.h\"\n"
+                      "int c;\n"
+                      "#line 4 \"/p/main.cu\"\n"
+                      "__global__ void k() {}\n";
+  tt_xf_text *f;
+  size_t n = tt_xf_split_inlined("/p/main.cu", text, sizeof text - 1, &f);
+  cr_assert_eq(n, 4);
+  cr_assert_str_eq(f[0].path, "/p/main.cu");
+  cr_assert_str_eq(f[0].text, "#include \"/p/a.h\"\nint m;\n#include \"/p/c.h\"\n__global__ void k() {}\n");
+  cr_assert_str_eq(f[1].path, "/p/a.h");
+  cr_assert_str_eq(f[1].text, "int a;\n#include \"/p/b.h\"\nint a2;\n");
+  cr_assert_str_eq(f[2].path, "/p/b.h");
+  cr_assert_str_eq(f[2].text, "int b;\n");
+  cr_assert_str_eq(f[3].path, "/p/c.h");
+  cr_assert_str_eq(f[3].text, "int c;\n");
+  cr_assert_eq(f[0].len, strlen(f[0].text));
+  tt_xf_texts_free(f, n);
+  /* A text with no markers is the main file as it is. */
+  n = tt_xf_split_inlined("/p/main.cu", "int x;\n#line 7 \"/q.h\"\n", 22, &f);
+  cr_assert_eq(n, 1);
+  cr_assert_str_eq(f[0].text, "int x;\n#line 7 \"/q.h\"\n");
+  tt_xf_texts_free(f, n);
+}
+
+Test(xform, lines_stay_right_after_a_chain_of_inlined_headers) {
+  /* ggml's common.cuh: `#if X / #include "hip.h" / #else / #include "cuda.h" / #endif`.
+   * The `#line` that ends an inlined header sits in its branch; a compiler skipping the
+   * branch skips it too, so the line after `#endif` must be named again. */
+  char dir[] = "/tmp/tt-xform-XXXXXX";
+  cr_assert_not_null(mkdtemp(dir));
+  write_file(dir, "a.h", "#define A_ONE 1\n#define A_TWO 2\n");
+  write_file(dir, "b.h", "#define B_ONE 1\n#define B_TWO 2\n#define B_THREE 3\n");
+  const char main_text[] = "#if defined(USE_A)\n#include \"a.h\"\n#else\n#include \"b.h\"\n#endif\n"
+                           "__global__ void k(float *y) { y[0] = 1; }\n";
+  char path[512], *real;
+  snprintf(path, sizeof path, "%s/main.cu", dir);
+  write_file(dir, "main.cu", main_text);
+  cr_assert_not_null(real = realpath(path, NULL));
+  const char *k[] = {"k"};
+  tt_xf_result r;
+  char *err = NULL;
+  cr_assert_eq(tt_xf_extract(path, main_text, sizeof main_text - 1, k, 1, NULL, &r, &err), 0, "%s", err);
+  char want[600];
+  snprintf(want, sizeof want, "#endif\n#line 6 \"%s\"\n__global__ void k(", real);
+  cr_assert(strstr(r.text, want), "no `#line 6` after the chain:\n%s", r.text);
+  snprintf(want, sizeof want, "#else\n#line 4 \"%s\"\n", real);
+  cr_assert(strstr(r.text, want), "nor after #else:\n%s", r.text);
+  tt_xf_result_free(&r);
+  free(real);
+  for (const char *f = "a.h\0b.h\0main.cu\0"; *f; f += strlen(f) + 1) {
+    snprintf(path, sizeof path, "%s/%s", dir, f);
+    unlink(path);
+  }
+  rmdir(dir);
+}
+
 Test(xform, names_in_the_template_arguments_are_kept) {
   /* llm.c's global_norm.cu launches norm_kernel2<<<...>>>(out, values, count) with
    * values a floatX*: the spec says "norm_kernel2<floatX>", and the kernel's code never

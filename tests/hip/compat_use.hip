@@ -44,6 +44,17 @@ __global__ void cg_reduce(const float *in, float *out, int *ids) {
   tiletrans::stcg(out, CUDART_INF_F + CUDART_PI_F + CUDART_SQRT_HALF_F + (float)CUDART_PI);
 }
 
+/* hip-compat-group-shuffle: a tile's shuffles of a vector (shfl_scan's uint4) and of a scalar */
+__global__ void group_shuffles(uint4 *v, float *f) {
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());
+  uint4 x = v[threadIdx.x];
+  x = tiletrans::group_shfl_xor(tile, x, 1);
+  x = tiletrans::group_shfl_up(tile, x, 2);
+  x = tiletrans::group_shfl_down(tile, x, 2);
+  v[threadIdx.x] = tiletrans::group_shfl(tile, x, 0);
+  f[threadIdx.x] = tiletrans::group_shfl_xor(tile, f[threadIdx.x], 16);
+}
+
 __global__ void match(const int *keys, const double *d, unsigned long long *any, unsigned *any32, int *all) {
   int key = keys[threadIdx.x], pred = 0, pred32 = 0;
   any[threadIdx.x] = tiletrans::match_any_sync(key) ^ tiletrans::match_all_sync(d[threadIdx.x], &pred);

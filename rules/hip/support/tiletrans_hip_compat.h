@@ -239,22 +239,39 @@ namespace tiletrans { namespace shfl_detail {
 template <class T> struct native : std::integral_constant<bool, (std::is_integral<T>::value ||
                                                                   std::is_floating_point<T>::value) &&
                                                                      sizeof(T) >= 4> {};
-enum kind { DOWN, UP, IDX };
-template <class Group, class T> __device__ inline T move(const Group &g, const T &v, unsigned a, kind k, std::true_type) {
-  return k == DOWN ? g.shfl_down(v, a) : k == UP ? g.shfl_up(v, a) : g.shfl(v, (int)a);
+enum kind { DOWN, UP, IDX, XOR };
+/* One shuffle of the group per kind: only the one a caller names is instantiated (HIP 5.2's
+ * coalesced_group has shfl, shfl_up and shfl_down but no shfl_xor). */
+template <kind K> struct op;
+template <> struct op<DOWN> { template <class G, class T> __device__ static T of(const G &g, const T &v, unsigned a) { return g.shfl_down(v, a); } };
+template <> struct op<UP> { template <class G, class T> __device__ static T of(const G &g, const T &v, unsigned a) { return g.shfl_up(v, a); } };
+template <> struct op<IDX> { template <class G, class T> __device__ static T of(const G &g, const T &v, unsigned a) { return g.shfl(v, (int)a); } };
+template <> struct op<XOR> { template <class G, class T> __device__ static T of(const G &g, const T &v, unsigned a) { return g.shfl_xor(v, a); } };
+template <kind K, class Group, class T> __device__ inline T move(const Group &g, const T &v, unsigned a, std::true_type) {
+  return op<K>::of(g, v, a);
 }
-template <class Group, class T> __device__ inline T move(const Group &g, const T &v, unsigned a, kind k, std::false_type) {
+template <kind K, class Group, class T> __device__ inline T move(const Group &g, const T &v, unsigned a, std::false_type) {
   int w[(sizeof(T) + 3) / 4] = {};
   __builtin_memcpy(w, &v, sizeof(T));
-  for (unsigned i = 0; i < sizeof w / sizeof w[0]; ++i) w[i] = move(g, w[i], a, k, std::true_type());
+  for (unsigned i = 0; i < sizeof w / sizeof w[0]; ++i) w[i] = op<K>::of(g, w[i], a);
   T out;
   __builtin_memcpy(&out, w, sizeof(T));
   return out;
 }
-template <class Group, class T> __device__ inline T down(const Group &g, const T &v, unsigned d) { return move(g, v, d, DOWN, native<T>()); }
-template <class Group, class T> __device__ inline T up(const Group &g, const T &v, unsigned d) { return move(g, v, d, UP, native<T>()); }
-template <class Group, class T> __device__ inline T idx(const Group &g, const T &v, unsigned r) { return move(g, v, r, IDX, native<T>()); }
+template <class Group, class T> __device__ inline T down(const Group &g, const T &v, unsigned d) { return move<DOWN>(g, v, d, native<T>()); }
+template <class Group, class T> __device__ inline T up(const Group &g, const T &v, unsigned d) { return move<UP>(g, v, d, native<T>()); }
+template <class Group, class T> __device__ inline T idx(const Group &g, const T &v, unsigned r) { return move<IDX>(g, v, r, native<T>()); }
+template <class Group, class T> __device__ inline T xor_(const Group &g, const T &v, unsigned m) { return move<XOR>(g, v, m, native<T>()); }
 }} // namespace tiletrans::shfl_detail
+
+/* A group's own shuffles for any type (hip-compat-group-shuffle): `tile.shfl_xor(v, m)` of a
+ * uint4 or a struct is `tiletrans::group_shfl_xor(tile, v, m)`; native types take the group's. */
+namespace tiletrans {
+template <class Group, class T> __device__ inline T group_shfl(const Group &g, const T &v, int src) { return shfl_detail::idx(g, v, (unsigned)src); }
+template <class Group, class T> __device__ inline T group_shfl_up(const Group &g, const T &v, unsigned d) { return shfl_detail::up(g, v, d); }
+template <class Group, class T> __device__ inline T group_shfl_down(const Group &g, const T &v, unsigned d) { return shfl_detail::down(g, v, d); }
+template <class Group, class T> __device__ inline T group_shfl_xor(const Group &g, const T &v, unsigned m) { return shfl_detail::xor_(g, v, m); }
+} // namespace tiletrans
 
 /* ---- cooperative_groups/reduce.h -------------------------------------------------------- */
 namespace cooperative_groups {
