@@ -150,7 +150,23 @@ Test(lanes, votes_and_matches)
 }
 #endif
 
-// A chain run as one collective gives what the loop gives shuffle by shuffle,
+#if defined(SIM_TEST_CUDA)
+Test(lanes, labeled_and_binary_partitions)
+{
+    unsigned *out = (unsigned *)tt_sim_alloc(4 * 3 * 32);
+    tt_sim_config cfg = sim_cfg(1, 32, 32);
+    tt_sim_result r = TT_SIM_LAUNCH(partitions_cuda, cfg, out);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    for (unsigned l = 0; l < 32; l++) {
+        cr_expect_eq(out[l * 3 + 0], l % 3 == 2 ? 10u : 11u, "lane %u: size of its label's group", l);
+        cr_expect_eq(out[l * 3 + 1], l / 3, "lane %u: rank among its label", l);
+        cr_expect_eq(out[l * 3 + 2], 800u + (l % 16) / 2, "lane %u: its half of its 16-lane tile", l);
+    }
+    tt_sim_free(out);
+}
+#endif
+
+// A chain run as one collective gives what the loop gives shuffle by shuffle,// A chain run as one collective gives what the loop gives shuffle by shuffle,
 // in every schedule (lane order).
 Test(lanes, shuffle_chains_equal_stepwise)
 {

@@ -169,6 +169,28 @@ inline coalesced_group coalesced_threads(TT_SIM_CG_SITE_ARGS)
     return coalesced_group{tt_sim_collective(TT_SIM_CG_SITE("coalesced_threads"), TT_SIM_COLL_ACTIVEMASK, 0, 0, 0, 0, 0, nullptr)};
 }
 
+#ifndef TT_SIM_DIALECT_HIP // CUDA 11's partitions; HIP 5.2 has neither
+// The members of g whose label (predicate) equals the caller's, as a coalesced group:
+// a match over g's lanes, so every member of g must arrive (as in CUDA).
+inline coalesced_group labeled_partition(const coalesced_group &g, unsigned label, TT_SIM_CG_SITE_ARGS)
+{
+    return coalesced_group{tt_sim_collective(TT_SIM_CG_SITE("labeled_partition"), TT_SIM_COLL_MATCH_ANY, 1, g.m, label, 0, 0, nullptr)};
+}
+template <unsigned N> inline coalesced_group labeled_partition(const thread_block_tile<N> &, unsigned label, TT_SIM_CG_SITE_ARGS)
+{
+    return coalesced_group{tt_sim_collective(TT_SIM_CG_SITE("labeled_partition"), TT_SIM_COLL_MATCH_ANY, 1,
+                                             thread_block_tile<N>::tt_sim_mask(), label, 0, 0, nullptr)};
+}
+inline coalesced_group binary_partition(const coalesced_group &g, bool pred, TT_SIM_CG_SITE_ARGS)
+{
+    return labeled_partition(g, pred ? 1u : 0u, tt_file_, tt_line_);
+}
+template <unsigned N> inline coalesced_group binary_partition(const thread_block_tile<N> &g, bool pred, TT_SIM_CG_SITE_ARGS)
+{
+    return labeled_partition(g, pred ? 1u : 0u, tt_file_, tt_line_);
+}
+#endif
+
 template <class G> inline void sync(const G &g, TT_SIM_CG_SITE_ARGS) { g.sync(tt_file_, tt_line_); }
 template <class G> inline auto thread_rank(const G &g) { return g.thread_rank(); }
 template <class G> inline auto group_size(const G &g) { return g.size(); }

@@ -32,6 +32,18 @@ __global__ void vote_cuda(unsigned *out, int k)
     out[lane * 8 + 7] = (unsigned)mn;
 }
 
+// cg::labeled_partition / binary_partition (CUDA 11): groups of the members with one label.
+__global__ void partitions_cuda(unsigned *out)
+{
+    namespace cg = cooperative_groups;
+    unsigned lane = threadIdx.x;
+    cg::coalesced_group by3 = cg::labeled_partition(cg::coalesced_threads(), lane % 3);
+    cg::coalesced_group odd = cg::binary_partition(cg::tiled_partition<16>(cg::this_thread_block()), lane & 1);
+    out[lane * 3 + 0] = by3.size();
+    out[lane * 3 + 1] = by3.thread_rank();
+    out[lane * 3 + 2] = odd.size() * 100 + odd.thread_rank();
+}
+
 // Shuffle chains with _sync masks and widths, rewritten (chains_fused) and
 // kept shuffle by shuffle by the comment inside (chains_stepwise); the last
 // loop's mask names half the warp, which only that half runs: not fused.
