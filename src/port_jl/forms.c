@@ -370,6 +370,7 @@ static pj_ex reshape_to(pj *p, TSNode call, const char *jname, pj_ex *x, pj_shap
   free(st);
   pj_shape_free(&e.sh);
   e.sh = s;
+  e.sh.tile0 = s.rank == 0; /* reshape(x, ()) is a 0-d tile, not a number */
   return e;
 }
 

@@ -120,6 +120,12 @@ bool pj_is_const_alias(const pj *p, const char *name) {
   return false;
 }
 
+bool pj_is_module_number(const pj *p, const char *name) {
+  for (size_t i = 0; i < p->n_module_numbers; i++)
+    if (!strcmp(p->module_numbers[i], name)) return true;
+  return false;
+}
+
 /* ---- output ---------------------------------------------------------------------- */
 
 static void line_start(pj *p) {
@@ -793,6 +799,8 @@ static void module_statement(pj *p, TSNode n) {
       char *name = pj_text(p, left);
       line_start(p);
       tt_buf_printf(&p->out, "const %s = %s\n", name, e.text);
+      if (pj_shape_is_number(&e.sh) && !p->unsupported && !pj_is_module_number(p, name))
+        TT_PUSH(p->module_numbers, p->n_module_numbers, p->cap_module_numbers, tt_xstrdup(name));
       free(name);
       pj_ex_free(&e);
       settle_unsupported(p, n, mark);
@@ -837,6 +845,8 @@ int tt_pj_translate(const tt_pj_map *m, const tt_source *src, tt_pj_layout layou
   free(p.kernels);
   for (size_t i = 0; i < p.n_aliases; i++) free(p.const_aliases[i]);
   free(p.const_aliases);
+  for (size_t i = 0; i < p.n_module_numbers; i++) free(p.module_numbers[i]);
+  free(p.module_numbers);
   free(p.unsupported_msg);
   out->len = p.out.len;
   out->text = tt_buf_steal(&p.out);

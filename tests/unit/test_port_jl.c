@@ -246,3 +246,38 @@ Test(port_jl, a_local_named_like_an_emitted_julia_function_is_renamed) {
   HAS(jl, "    v = ct.load(cumsum; index=(ct.bid(1),), shape=(N,))\n");
   free(jl);
 }
+
+/* Python's builtin max/min are elementwise on cuTile tiles (flash attention's running
+ * max); Julia's bare max of two tiles is not, so a tile argument makes it `max.(...)`.
+ * Numbers keep the bare call. A module-level number (INV_LOG_2) stays a number inside
+ * the kernel, so `tile + INV_LOG_2` is still known to be a tile. (Before: the builtin
+ * was kept by name, `max(m_i, maximum(qk; dims=2) .* qk_scale)`, which lint's
+ * jl-bare-max reports.) */
+static const char *k_online_max =
+    "import math\n"
+    "import cuda.tile as ct\n"
+    "INV_LOG_2 = 1.0 / math.log(2)\n"
+    "@ct.kernel\n"
+    "def online(Q, Out, scale: float, n: int, TM: ct.Constant[int], TN: ct.Constant[int]):\n"
+    "    m_i = ct.full((TM, 1), -math.inf, dtype=ct.float32) + INV_LOG_2\n"
+    "    qk = ct.load(Q, index=(ct.bid(0), 0), shape=(TM, TN))\n"
+    "    m_ij = max(m_i, ct.max(qk, axis=-1, keepdims=True) * scale)\n"
+    "    lo = min(n - 1, TN)\n"
+    "    s = scale * INV_LOG_2\n"
+    "    ct.store(Out, index=(ct.bid(0), 0), tile=m_ij * s + lo)\n";
+
+Test(port_jl, builtin_max_on_tiles_broadcasts_and_stays_bare_on_numbers) {
+  size_t problems;
+  char *jl = port(k_online_max, TT_PJ_LOGICAL, &problems);
+  cr_expect_eq(problems, 0, "%s", jl);
+  HAS(jl, "    m_ij = max.(m_i, maximum(qk; dims=2) .* scale)\n");
+  HAS(jl, "    lo = min(n - 1, TN)\n");
+  HAS(jl, "    s = scale * INV_LOG_2\n");
+  LACKS(jl, "= max(m_i");
+  free(jl);
+  jl = port(k_online_max, TT_PJ_FLIPPED, &problems);
+  cr_expect_eq(problems, 0, "%s", jl);
+  HAS(jl, "    m_ij = max.(m_i, maximum(qk; dims=1) .* scale)\n");
+  HAS(jl, "    lo = min(n - 1, TN)\n");
+  free(jl);
+}
