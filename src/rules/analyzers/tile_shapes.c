@@ -36,14 +36,18 @@
 #include "rules/analyzers/opts.h"
 #include "util/util.h"
 
-typedef enum { C_MULADD, C_ARRAY_TILES, C_CAT, C_REDUCE_UNIT, C_BROADCAST, C_UNDOTTED } check_kind;
-static const char *const k_checks[] = {"muladd", "array-tiles", "cat", "reduce-unit", "broadcast", "undotted", NULL};
+typedef enum {
+  C_MULADD, C_ARRAY_TILES, C_CAT, C_REDUCE_UNIT, C_BROADCAST, C_UNDOTTED, C_INDEX_DIMS, C_ACC_PRECISION, C_REDUCE_ALL
+} check_kind;
+static const char *const k_checks[] = {"muladd", "array-tiles", "cat", "reduce-unit", "broadcast", "undotted",
+                                       "index-dims", "accumulator-precision", "reduce-all", NULL};
 
 typedef struct ts_opts {
   check_kind check;
   tt_strmap shape_calls, store_calls, new_calls, reshape_calls, keep_calls, transpose_calls, permute_calls,
       muladd_calls, reduction_calls, dropdims_calls, cat_calls, operators, same_shape_operators, matmul_operators;
-  char *dims_keyword, *order_keyword;
+  char *dims_keyword, *order_keyword, *index_keyword;
+  tt_strmap low_precision_types;
   tt_jlk_config kinds;
 } ts_opts;
 
@@ -64,6 +68,8 @@ static void free_opts(void *p) {
   for (int i = 0; set_field(o, i); i++) tt_strmap_free(set_field(o, i));
   free(o->dims_keyword);
   free(o->order_keyword);
+  free(o->index_keyword);
+  tt_strmap_free(&o->low_precision_types);
   tt_jlk_config_free(&o->kinds);
   free(o);
 }
@@ -72,14 +78,17 @@ static void *compile_opts(struct fy_node *opts, char **err, struct fy_node **at)
   static const char *const keys[] = {"check", "shape_calls", "store_calls", "dims_keyword", "new_calls", "reshape_calls",
                                      "keep_calls", "transpose_calls", "permute_calls", "muladd_calls", "reduction_calls",
                                      "dropdims_calls", "cat_calls", "operators", "same_shape_operators",
-                                     "matmul_operators", "order_keyword", NULL};
+                                     "matmul_operators", "order_keyword", "index_keyword",
+                                     "low_precision_types", NULL};
   ts_opts *o = tt_xcalloc(1, sizeof *o);
   char *check = NULL;
   if (tt_jlk_check_keys(opts, keys, err, at) < 0 || tt_opts_string(opts, "check", &check, err, at) < 0 ||
       tt_opts_map(opts, "shape_calls", &o->shape_calls, err, at) < 0 ||
       tt_opts_map(opts, "store_calls", &o->store_calls, err, at) < 0 ||
       tt_opts_string(opts, "dims_keyword", &o->dims_keyword, err, at) < 0 ||
-      tt_opts_string(opts, "order_keyword", &o->order_keyword, err, at) < 0 || tt_jlk_config_read(opts, &o->kinds, err, at) < 0)
+      tt_opts_string(opts, "order_keyword", &o->order_keyword, err, at) < 0 ||
+      tt_opts_string(opts, "index_keyword", &o->index_keyword, err, at) < 0 ||
+      tt_opts_set(opts, "low_precision_types", &o->low_precision_types, err, at) < 0 || tt_jlk_config_read(opts, &o->kinds, err, at) < 0)
     goto bad;
   for (int i = 0; set_field(o, i); i++)
     if (tt_opts_set(opts, k_set_keys[i], set_field(o, i), err, at) < 0) goto bad;
@@ -87,7 +96,8 @@ static void *compile_opts(struct fy_node *opts, char **err, struct fy_node **at)
   for (int i = 0; check && k_checks[i]; i++)
     if (!strcmp(check, k_checks[i])) c = i;
   if (c < 0) {
-    *err = tt_xasprintf("`check` must be one of muladd, array-tiles, cat, reduce-unit, broadcast, undotted%s%s",
+    *err = tt_xasprintf("`check` must be one of muladd, array-tiles, cat, reduce-unit, broadcast, undotted, "
+                        "index-dims, accumulator-precision, reduce-all%s%s",
                         check ? "; got " : "", check ? check : "");
     *at = opts;
     goto bad;
@@ -166,6 +176,12 @@ typedef struct run_ctx {
   tt_strmap vars;   /* local -> index into known, or "-" when its assignments disagree */
   shape *known;
   size_t n, cap;
+  tt_strmap low;    /* locals assigned a new tile of a `low_precision_types` eltype -> "" */
+  struct use { /* each index variable's tile dims so far: the var, its dim, the call */
+    TSNode var, at;
+    dim d;
+  } *uses;
+  size_t n_uses, cap_uses;
   struct seen { /* each array's tile shapes so far: the shape, the call, the array */
     shape sh;
     TSNode at, arr;
@@ -396,6 +412,16 @@ static shape expr_shape(run_ctx *c, const tt_jlk_scope *s, TSNode n, int depth) 
   return none;
 }
 
+/* A new tile (`new_calls`) whose eltype argument is one of `low_precision_types`. */
+static bool low_precision_new(const run_ctx *c, TSNode n) {
+  while (tt_jlk_is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1) n = ts_node_named_child(n, 0);
+  if (!tt_jlk_is(n, "call_expression") || !c->o->low_precision_types.n) return false;
+  TSNode args = ts_node_named_child(n, 1);
+  if (!in_set(c, &c->o->new_calls, ts_node_named_child(n, 0)) || !tt_jlk_is(args, "argument_list")) return false;
+  TSNode ty = positional(args, 0);
+  return !ts_node_is_null(ty) && in_set(c, &c->o->low_precision_types, ty);
+}
+
 static void learn(run_ctx *c, const tt_jlk_scope *s, TSNode n) {
   if (!tt_jlk_is(n, "assignment") || tt_jlk_is(ts_node_parent(n), "argument_list")) return;
   TSNode lhs = ts_node_named_child(n, 0), rhs = ts_node_named_child(n, ts_node_named_child_count(n) - 1);
@@ -406,6 +432,7 @@ static void learn(run_ctx *c, const tt_jlk_scope *s, TSNode n) {
   if (now && *now == '-') return;
   shape sh = expr_shape(c, s, rhs, 0);
   char *key = tt_xstrndup(t, len);
+  if (low_precision_new(c, rhs)) tt_strmap_put(&c->low, key, "");
   if (!sh.rank || (now && !shape_same(&c->known[strtoul(now, NULL, 10)], &sh))) {
     tt_strmap_put(&c->vars, key, "-");
   } else if (!now) {
@@ -650,9 +677,84 @@ static void check_undotted(run_ctx *c, const tt_jlk_scope *s, TSNode n) {
   free(problem);
 }
 
+/* Each identifier of an `index` tuple counts tiles of the dim at its position: one
+ * variable counting tiles of two different dims (TM here, TN there) on one path is an
+ * index tuple or a shape in the other layout's order. Dims of 1 are not compared (a
+ * block's one value at index bid). */
+static void check_index_dims(run_ctx *c, const tt_jlk_scope *s, TSNode n, TSNode callee, TSNode args) {
+  size_t len;
+  const char *ct = tt_jlk_text(c->text, callee, &len);
+  const char *shape_at = tt_strmap_get(&c->o->shape_calls, ct, len), *tile_at = tt_strmap_get(&c->o->store_calls, ct, len);
+  if ((!shape_at && !tile_at) || !c->o->index_keyword) return;
+  if (c->o->order_keyword && !ts_node_is_null(keyword(c, args, c->o->order_keyword))) return;
+  TSNode ix = keyword(c, args, c->o->index_keyword), at = shape_at ? named_arg(c, args, shape_at) : named_arg(c, args, tile_at);
+  if (ts_node_is_null(ix) || ts_node_is_null(at)) return;
+  shape sh = shape_at ? tuple_shape(c, at) : expr_shape(c, s, at, 0);
+  int k = tt_jlk_is(ix, "tuple_expression") ? (int)ts_node_named_child_count(ix) : 1;
+  if (!sh.rank || sh.rank != k) return;
+  for (int i = 0; i < k; i++) {
+    TSNode v = k == 1 && !tt_jlk_is(ix, "tuple_expression") ? ix : ts_node_named_child(ix, (uint32_t)i);
+    if (!tt_jlk_is(v, "identifier") || !dim_known(sh.d[i]) || dim_is_one(sh.d[i])) continue;
+    size_t vl;
+    const char *vt = tt_jlk_text(c->text, v, &vl);
+    for (size_t u = 0; u < c->n_uses; u++) {
+      size_t ul;
+      const char *ut = tt_jlk_text(c->text, c->uses[u].var, &ul);
+      if (ul != vl || memcmp(ut, vt, vl) || !dim_differs(c->uses[u].d, sh.d[i]) || apart(c->uses[u].at, n)) continue;
+      char s1[128];
+      char *problem = tt_xasprintf("`%.*s` counts tiles of %.*s here (position %d of the index, tile %s) and of %.*s "
+                                   "in an earlier load or store: the index or the shape is in the other layout's order",
+                                   (int)vl, vt, (int)sh.d[i].n, sh.d[i].t, i + 1, shape_text(&sh, s1, sizeof s1),
+                                   (int)c->uses[u].d.n, c->uses[u].d.t);
+      report(c, n, callee, v, problem);
+      free(problem);
+      return;
+    }
+    struct use nu = {.var = v, .at = n, .d = sh.d[i]};
+    TT_PUSH(c->uses, c->n_uses, c->cap_uses, nu);
+  }
+}
+
+/* muladd into an accumulator made as a `low_precision_types` tile (zeros(Float16, ...)). */
+static void check_acc_precision(run_ctx *c, TSNode n, TSNode callee, TSNode args) {
+  if (!in_set(c, &c->o->muladd_calls, callee) || n_positional(args) != 3) return;
+  TSNode acc = positional(args, 2);
+  size_t len;
+  const char *t = tt_jlk_text(c->text, acc, &len);
+  bool low = low_precision_new(c, acc) || (tt_jlk_is(acc, "identifier") && tt_strmap_get(&c->low, t, len));
+  if (!low) return;
+  char *problem = tt_xasprintf("the accumulator `%.*s` is made with a low-precision eltype: every partial sum is "
+                               "rounded to it (cuTile Python's ct.mma keeps the accumulator's dtype; accumulate in "
+                               "Float32 and convert once at the store)",
+                               (int)len, t);
+  report(c, n, callee, acc, problem);
+  free(problem);
+}
+
+/* A reduction without `dims` of a tile with two dims that are not 1: the whole tile
+ * becomes one number, where a row or column reduction (cuTile Python's axis=) was meant. */
+static void check_reduce_all(run_ctx *c, const tt_jlk_scope *s, TSNode n, TSNode callee, TSNode args) {
+  if (!in_set(c, &c->o->reduction_calls, callee) || !ts_node_is_null(keyword(c, args, c->o->dims_keyword)) ||
+      n_positional(args) != 1)
+    return;
+  shape x = expr_shape(c, s, positional(args, 0), 0);
+  int big = 0;
+  for (int i = 0; i < x.rank; i++) big += dim_known(x.d[i]) && !dim_is_one(x.d[i]);
+  if (big < 2) return;
+  char s1[128];
+  char *problem = tt_xasprintf("reduces the whole %s tile to one value (no `%s=`): cuTile Python's `axis=a` is "
+                               "`%s=a + 1` (logical) or `%s=n - a` (flipped), and the reduced dim is kept",
+                               shape_text(&x, s1, sizeof s1), c->o->dims_keyword, c->o->dims_keyword, c->o->dims_keyword);
+  report(c, n, callee, positional(args, 0), problem);
+  free(problem);
+}
+
 static void reset(run_ctx *c) {
   tt_strmap_free(&c->vars);
   memset(&c->vars, 0, sizeof c->vars);
+  tt_strmap_free(&c->low);
+  memset(&c->low, 0, sizeof c->low);
+  c->n_uses = 0;
   c->n = 0;
   c->n_seen = 0;
 }
@@ -693,6 +795,9 @@ static void visit(const tt_jlk_scope *s, TSNode n, void *ud) {
   case C_ARRAY_TILES: check_array_tiles(c, s, n, callee, args); break;
   case C_CAT: check_cat(c, s, n, callee, args); break;
   case C_REDUCE_UNIT: check_reduce_unit(c, s, n, callee, args); break;
+  case C_INDEX_DIMS: check_index_dims(c, s, n, callee, args); break;
+  case C_ACC_PRECISION: check_acc_precision(c, n, callee, args); break;
+  case C_REDUCE_ALL: check_reduce_all(c, s, n, callee, args); break;
   default: break;
   }
 }
@@ -704,6 +809,7 @@ static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *
   reset(&c);
   free(c.known);
   free(c.seen);
+  free(c.uses);
 }
 
 static const char *const bindings[] = {"fn", "at", "problem", NULL};
