@@ -130,11 +130,14 @@ static pj_ex attribute(pj *p, TSNode n) {
   if (ct_attr(p, n, name, sizeof name)) {
     const char *dt = tt_pj_map_str(p->map, "dtypes", name);
     e = dt ? pj_ex_new(tt_xstrdup(dt)) : pj_unsupported(p, n, "`ct.%s` has no cuTile.jl mapping", name);
-  } else if (ct_attr(p, obj, name, sizeof name) &&
-             (tt_pj_map_str(p->map, "padding_modes", attr) || tt_pj_map_str(p->map, "memory_orders", attr))) {
-    const char *m = tt_pj_map_str(p->map, "padding_modes", attr);
-    if (!m || strcmp(name, "PaddingMode")) m = tt_pj_map_str(p->map, "memory_orders", attr);
-    e = pj_ex_new(tt_xasprintf("%s.%s.%s", alias(p), name, m ? m : attr));
+  } else if (ct_attr(p, obj, name, sizeof name) && tt_pj_map_entry(p->map, "enums", name)) {
+    /* ct.PaddingMode.ZERO, ct.MemoryScope.DEVICE: the map's enums name the Julia enum
+     * and the section of its members. */
+    struct fy_node *en = tt_pj_map_entry(p->map, "enums", name);
+    const char *jenum = tt_pj_node_str(en, "julia"), *members = tt_pj_node_str(en, "members");
+    const char *m = members ? tt_pj_map_str(p->map, members, attr) : NULL;
+    e = jenum && m ? pj_ex_new(tt_xasprintf("%s.%s.%s", alias(p), jenum, m))
+                   : pj_unsupported(p, n, "`ct.%s.%s` has no cuTile.jl mapping", name, attr);
   } else if (tt_pj_map_str(p->map, "attributes", attr) && !ct_attr(p, obj, name, sizeof name)) {
     pj_ex o = pj_expr(p, obj);
     e = pj_ex_new(tt_xasprintf("%s(%s)", tt_pj_map_str(p->map, "attributes", attr), o.text));

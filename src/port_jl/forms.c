@@ -521,9 +521,11 @@ static pj_ex form_gather(pj *p, TSNode call, const char *jname, pj_args *a) {
   } else {
     tt_buf_puts(&b, t[0]);
   }
-  for (int i = 2; i < a->n_pos; i++) {
+  for (int i = 2; i < a->n_pos; i++) { /* scatter's tile, an atomic's values: Python's values */
     pj_ex e = pj_expr(p, a->pos[i]);
-    tt_buf_printf(&b, ", %s", e.text);
+    char *v = pj_as_value(&e);
+    tt_buf_printf(&b, ", %s", v);
+    free(v);
     pj_ex_free(&e);
   }
   for (int i = 0; i < a->n_kw; i++) {

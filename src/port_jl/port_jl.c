@@ -523,20 +523,25 @@ static bool scan_enter(TSNode n, void *vctx) {
         char *name = pj_text(p, a0);
         pj_var *v = pj_var_put(p, name);
         v->is_array = true;
-        /* The rank of the array from its index tuple (positional 1 or `index=`). */
-        const char *idx = tt_pj_node_list_at(e, "index", 0);
-        int ip = idx ? tt_pj_node_list_index(e, "positional", idx) : -1;
+        /* The rank of the array from its index tuple (positional or `index=`), else from
+         * its tile's shape tuple (ct.num_tiles(X, axis=1, shape=(1, TN)): tiles have the
+         * array's rank there). */
+        const char *keys[2] = {tt_pj_node_list_at(e, "index", 0), tt_pj_node_list_at(e, "shape", 0)};
         uint32_t na = ts_node_named_child_count(args);
-        for (uint32_t q = 1; idx && q < na; q++) {
-          TSNode c = ts_node_named_child(args, q);
-          TSNode val = c;
-          if (pj_is(c, "keyword_argument")) {
-            if (!pj_text_eq(p, ts_node_child_by_field_name(c, "name", 4), idx)) continue;
-            val = ts_node_child_by_field_name(c, "value", 5);
-          } else if ((int)q != ip) {
-            continue;
+        for (int kk = 0; kk < 2 && !v->array_rank; kk++) {
+          const char *idx = keys[kk];
+          int ip = idx ? tt_pj_node_list_index(e, "positional", idx) : -1;
+          for (uint32_t q = 1; idx && q < na; q++) {
+            TSNode c = ts_node_named_child(args, q);
+            TSNode val = c;
+            if (pj_is(c, "keyword_argument")) {
+              if (!pj_text_eq(p, ts_node_child_by_field_name(c, "name", 4), idx)) continue;
+              val = ts_node_child_by_field_name(c, "value", 5);
+            } else if ((int)q != ip) {
+              continue;
+            }
+            if (pj_is(val, "tuple")) v->array_rank = (int)ts_node_named_child_count(val);
           }
-          if (pj_is(val, "tuple")) v->array_rank = (int)ts_node_named_child_count(val);
         }
         free(name);
       }

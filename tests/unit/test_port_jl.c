@@ -281,3 +281,30 @@ Test(port_jl, builtin_max_on_tiles_broadcasts_and_stays_bare_on_numbers) {
   HAS(jl, "    lo = min(n - 1, TN)\n");
   free(jl);
 }
+
+/* Atomics take element indices like gather (1-based; a scalar index stays scalar);
+ * their values follow as Python's values; memory orders and scopes are the map's enums
+ * (Python's MemoryScope is cuTile.jl's MemScope). An array's rank for `X.shape[i]`
+ * comes from a num_tiles shape when no index tuple shows it. (Before: `ct.atomic_cas`
+ * and `ct.MemoryScope.DEVICE` had no mapping, and X.shape[1] under flipped was
+ * unsupported.) */
+Test(port_jl, atomics_enums_and_a_rank_from_num_tiles) {
+  const char *py = "import cuda.tile as ct\n"
+                   "@ct.kernel\n"
+                   "def k(Locks, X, Out, G: ct.Constant[int], TN: ct.Constant[int]):\n"
+                   "    n = ct.num_tiles(X, axis=1, shape=(1, TN))\n"
+                   "    N = X.shape[1]\n"
+                   "    g = ct.bid(0) % G\n"
+                   "    while ct.atomic_cas(Locks, g, 0, 1, memory_order=ct.MemoryOrder.ACQUIRE) == 1:\n"
+                   "        pass\n"
+                   "    ct.atomic_add(Out, ct.bid(0), N, memory_scope=ct.MemoryScope.DEVICE)\n"
+                   "    ct.atomic_xchg(Locks, g, 0, memory_order=ct.MemoryOrder.RELEASE)\n";
+  size_t problems;
+  char *jl = port(py, TT_PJ_FLIPPED, &problems);
+  cr_expect_eq(problems, 0, "%s", jl);
+  HAS(jl, "    N = size(X, 1)\n");
+  HAS(jl, "    while ct.atomic_cas(Locks, g + 1, 0, 1; memory_order=ct.MemoryOrder.Acquire) == 1\n");
+  HAS(jl, "    ct.atomic_add(Out, ct.bid(1), N; memory_scope=ct.MemScope.Device)\n");
+  HAS(jl, "    ct.atomic_xchg(Locks, g + 1, 0; memory_order=ct.MemoryOrder.Release)\n");
+  free(jl);
+}
