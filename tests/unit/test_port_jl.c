@@ -123,12 +123,12 @@ Test(port_jl, unsupported_is_a_finding_and_a_comment) {
                   "@ct.kernel\n"
                   "def k(x, y):\n"
                   "    # keep me\n"
-                  "    t = ct.mma_scaled(x, x, x, x, x)\n"
+                  "    t = ct.pack_to_bytes(x)\n"
                   "    ct.store(y, index=(0,), tile=t)\n",
                   TT_PJ_LOGICAL, &problems);
   cr_expect_eq(problems, 1);
   HAS(jl, "    # keep me\n");
-  HAS(jl, "    # tiletrans: unsupported: `ct.mma_scaled` has no cuTile.jl mapping\n    # t = ct.mma_scaled(x, x, x, x, x)\n");
+  HAS(jl, "    # tiletrans: unsupported: `ct.pack_to_bytes` has no cuTile.jl mapping\n    # t = ct.pack_to_bytes(x)\n");
   HAS(jl, "# tiletrans: host import, no Julia counterpart: import torch\n");
   HAS(jl, "ct.store(y; index=(1,), tile=t)\n");
   free(jl);
@@ -306,5 +306,30 @@ Test(port_jl, atomics_enums_and_a_rank_from_num_tiles) {
   HAS(jl, "    while ct.atomic_cas(Locks, g + 1, 0, 1; memory_order=ct.MemoryOrder.Acquire) == 1\n");
   HAS(jl, "    ct.atomic_add(Out, ct.bid(1), N; memory_scope=ct.MemScope.Device)\n");
   HAS(jl, "    ct.atomic_xchg(Locks, g + 1, 0; memory_order=ct.MemoryOrder.Release)\n");
+  free(jl);
+}
+
+/* ct.mma_scaled is cuTile.jl's ct.muladd_scaled; under flipped each operand moves with
+ * its scale, as mma's operands swap. (Before: no mapping.) */
+Test(port_jl, mma_scaled_swaps_operands_with_their_scales) {
+  const char *py = "import cuda.tile as ct\n"
+                   "@ct.kernel\n"
+                   "def k(A, AS, B, BS, C, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.Constant[int]):\n"
+                   "    a = ct.load(A, index=(ct.bid(0), 0), shape=(TM, TK))\n"
+                   "    sa = ct.load(AS, index=(ct.bid(0), 0), shape=(TM, 1))\n"
+                   "    b = ct.load(B, index=(0, ct.bid(1)), shape=(TK, TN))\n"
+                   "    sb = ct.load(BS, index=(0, ct.bid(1)), shape=(1, TN))\n"
+                   "    acc = ct.full((TM, TN), 0, dtype=ct.float32)\n"
+                   "    acc = ct.mma_scaled(a, sa, b, sb, acc)\n"
+                   "    ct.store(C, index=(ct.bid(0), ct.bid(1)), tile=acc)\n";
+  size_t problems;
+  char *jl = port(py, TT_PJ_LOGICAL, &problems);
+  cr_expect_eq(problems, 0, "%s", jl);
+  HAS(jl, "    acc = ct.muladd_scaled(a, sa, b, sb, acc)\n");
+  free(jl);
+  jl = port(py, TT_PJ_FLIPPED, &problems);
+  cr_expect_eq(problems, 0, "%s", jl);
+  HAS(jl, "    acc = ct.muladd_scaled(b, sb, a, sa, acc)\n");
+  HAS(jl, "    acc = zeros(Float32, TN, TM)\n");
   free(jl);
 }
