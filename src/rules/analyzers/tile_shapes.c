@@ -410,6 +410,7 @@ static void reset(tsh_ctx *c) {
   tt_strmap_free(&c->low);
   memset(&c->low, 0, sizeof c->low);
   c->n_uses = 0;
+  c->n_asgs = 0;
   c->n = 0;
   c->n_seen = 0;
 }
@@ -434,7 +435,7 @@ static void visit(const tt_jlk_scope *s, TSNode n, void *ud) {
   if (ts_node_eq(n, s->root)) { /* a scope starts: its locals' shapes first */
     reset(c);
     c->in_function = tt_jlk_is_definition(s->root);
-    if (c->in_function) learn_scope(c, s);
+    if (c->in_function) learn_scope(c, s), tsh_relearn(c, s);
   }
   if (!c->in_function) return;
   switch (c->o->check) {
@@ -465,6 +466,7 @@ static void run(const void *opts, tt_filectx *ctx, tt_analyzer_emit emit, void *
   free(c.known);
   free(c.seen);
   free(c.uses);
+  free(c.asgs);
 }
 
 static const char *const bindings[] = {"fn", "at", "problem", NULL};

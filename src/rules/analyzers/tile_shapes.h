@@ -66,10 +66,17 @@ typedef struct tsh_ctx {
   const char *text;
   TSNode scope;     /* the function whose locals `vars` holds (null: none) */
   bool in_function;
-  tt_strmap vars;   /* local -> index into known, or "-" when its assignments disagree */
+  /* local -> index into known, or "-" when its assignments disagree; a "-" local's shape
+   * at a use is then its reaching assignment's (tile_shapes_infer.c: flow_shape) */
+  tt_strmap vars;
   tsh_shape *known;
   size_t n, cap;
   tt_strmap low;    /* locals assigned a new tile of a `low_precision_types` eltype -> "" */
+  struct asg { /* every assignment of a local, in source order, with its value's shape */
+    TSNode node, name;
+    tsh_shape sh;
+  } *asgs;
+  size_t n_asgs, cap_asgs;
   struct use { /* each index variable's tile dims so far: the var, its dim, the call */
     TSNode var, at;
     tsh_dim d;
@@ -111,8 +118,12 @@ bool tsh_dotted_operator(const tsh_ctx *c, TSNode op);
 tsh_shape tsh_expr_shape(tsh_ctx *c, const tt_jlk_scope *s, TSNode n, int depth);
 /* A `new_calls` call whose eltype (first argument) is one of `low_precision_types`. */
 bool tsh_low_precision_new(const tsh_ctx *c, TSNode n);
-/* Records what assignment `n` says about a local (c->vars, c->low); other nodes: nothing. */
+/* Records what assignment `n` says about a local (c->vars, c->low, c->asgs); other
+ * nodes: nothing. */
 void tsh_learn(tsh_ctx *c, const tt_jlk_scope *s, TSNode n);
+/* Recomputes each recorded assignment's shape once all are known (uses before a later
+ * assignment, loop-carried values). */
+void tsh_relearn(tsh_ctx *c, const tt_jlk_scope *s);
 /* a and b are not on one straight path: one lies under an `if` or ternary that does not
  * hold the other (a kernel may take an array in either layout under a constant). */
 bool tsh_apart(TSNode a, TSNode b);

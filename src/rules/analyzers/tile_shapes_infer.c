@@ -218,6 +218,60 @@ static tsh_shape call_shape(tsh_ctx *c, const tt_jlk_scope *s, TSNode n, int dep
   return none;
 }
 
+static bool holds(TSNode outer, TSNode inner) {
+  return ts_node_start_byte(outer) <= ts_node_start_byte(inner) && ts_node_end_byte(inner) <= ts_node_end_byte(outer);
+}
+
+static bool same_name(const tsh_ctx *c, TSNode a, const char *t, size_t len) {
+  size_t al;
+  const char *at = tt_jlk_text(c->text, a, &al);
+  return al == len && !memcmp(at, t, len);
+}
+
+static bool tsh_conditional(TSNode x, TSNode lca);
+static TSNode common(TSNode a, TSNode b) {
+  TSNode lca = ts_node_parent(b);
+  while (!ts_node_is_null(lca) && !holds(lca, a)) lca = ts_node_parent(lca);
+  return lca;
+}
+
+/* Assignment a may not run before use u: it lies in an `if` arm (or ternary branch)
+ * that does not hold u. (An assignment before an `if` does reach a use inside it.) */
+static bool may_skip(TSNode a, TSNode u) {
+  TSNode lca = common(a, u);
+  return tt_jlk_is(lca, "if_statement") || tt_jlk_is(lca, "ternary_expression") || tsh_conditional(a, lca);
+}
+
+/* The shape of local `t` at its use `u` when its assignments disagree: the reaching
+ * assignment's, i.e. the last one before u on u's path (not the assignment holding u:
+ * `x = f(x)` reads the earlier x). It holds only where no other assignment could have
+ * written x since: every assignment between them (in an `if` arm) and every assignment
+ * in a loop around u (a value carried from the last iteration) must have that shape
+ * too, where its shape is known. (One whose shape is not known is taken to agree: cuTile.jl
+ * compiles loops and ifs to structured ops whose carried and yielded values keep one
+ * type, and a tile's shape is part of its type.) Otherwise not known. */
+static tsh_shape flow_shape(const tsh_ctx *c, TSNode u, const char *t, size_t len) {
+  tsh_shape none = {0};
+  long best = -1;
+  uint32_t us = ts_node_start_byte(u);
+  for (size_t i = 0; i < c->n_asgs; i++) {
+    TSNode a = c->asgs[i].node;
+    if (!same_name(c, c->asgs[i].name, t, len) || ts_node_start_byte(a) >= us || holds(a, u) || may_skip(a, u)) continue;
+    best = (long)i;
+  }
+  if (best < 0 || !c->asgs[best].sh.rank) return none;
+  const struct asg *r = &c->asgs[best];
+  for (size_t i = 0; i < c->n_asgs; i++) {
+    const struct asg *b = &c->asgs[i];
+    if ((long)i == best || !same_name(c, b->name, t, len) || !b->sh.rank || tsh_shape_same(&b->sh, &r->sh)) continue;
+    uint32_t bs = ts_node_start_byte(b->node);
+    if (bs > ts_node_start_byte(r->node) && bs < us && !holds(b->node, u)) return none; /* another arm's value */
+    for (TSNode l = ts_node_parent(u); !ts_node_is_null(l); l = ts_node_parent(l))
+      if ((tt_jlk_is(l, "for_statement") || tt_jlk_is(l, "while_statement")) && holds(l, b->node)) return none;
+  }
+  return r->sh;
+}
+
 tsh_shape tsh_expr_shape(tsh_ctx *c, const tt_jlk_scope *s, TSNode n, int depth) {
   tsh_shape none = {0};
   if (ts_node_is_null(n) || depth > MAX_DEPTH) return none;
@@ -226,7 +280,8 @@ tsh_shape tsh_expr_shape(tsh_ctx *c, const tt_jlk_scope *s, TSNode n, int depth)
   if (tt_jlk_is(n, "identifier")) {
     const char *t = tt_jlk_text(c->text, n, &len);
     const char *v = tt_strmap_get(&c->vars, t, len);
-    return v && *v != '-' ? c->known[strtoul(v, NULL, 10)] : none;
+    if (v && *v == '-') return flow_shape(c, n, t, len);
+    return v ? c->known[strtoul(v, NULL, 10)] : none;
   }
   if (tt_jlk_is(n, "call_expression")) return call_shape(c, s, n, depth);
   if (tt_jlk_is(n, "broadcast_call_expression")) {
@@ -270,8 +325,10 @@ void tsh_learn(tsh_ctx *c, const tt_jlk_scope *s, TSNode n) {
   size_t len;
   const char *t = tt_jlk_text(c->text, lhs, &len);
   const char *now = tt_strmap_get(&c->vars, t, len);
-  if (now && *now == '-') return;
   tsh_shape sh = tsh_expr_shape(c, s, rhs, 0);
+  struct asg ag = {.node = n, .name = lhs, .sh = sh};
+  TT_PUSH(c->asgs, c->n_asgs, c->cap_asgs, ag);
+  if (now && *now == '-') return;
   char *key = tt_xstrndup(t, len);
   if (tsh_low_precision_new(c, rhs)) tt_strmap_put(&c->low, key, "");
   if (!sh.rank || (now && !tsh_shape_same(&c->known[strtoul(now, NULL, 10)], &sh))) {
@@ -283,6 +340,13 @@ void tsh_learn(tsh_ctx *c, const tt_jlk_scope *s, TSNode n) {
     tt_strmap_put(&c->vars, key, idx);
   }
   free(key);
+}
+
+void tsh_relearn(tsh_ctx *c, const tt_jlk_scope *s) {
+  for (size_t i = 0; i < c->n_asgs; i++) {
+    TSNode n = c->asgs[i].node;
+    c->asgs[i].sh = tsh_expr_shape(c, s, ts_node_named_child(n, ts_node_named_child_count(n) - 1), 0);
+  }
 }
 
 /* True when a or b is under an `if` or ternary that does not hold the other: a kernel
