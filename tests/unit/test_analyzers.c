@@ -383,8 +383,8 @@ static tt_rule *shape_rule(const char *check) {
   return r;
 }
 
-/* The inferred shapes follow locals, convert and transpose; a local whose assignments
- * disagree has no shape, so it is not judged. */
+/* The inferred shapes follow locals, convert and transpose; a local assigned two shapes
+ * has its reaching assignment's shape, and none after an `if` whose arms disagree. */
 Test(julia_tile_shapes, muladd_inner_dims_and_accumulator) {
   tt_rule *r = shape_rule("muladd");
   const char *code = "function mm(A, B, TM::Int, TN::Int, TK::Int)\n"
@@ -394,15 +394,19 @@ Test(julia_tile_shapes, muladd_inner_dims_and_accumulator) {
                      "    x = muladd(a, b, acc)\n"                                  /* 5: accumulator */
                      "    y = muladd(a, transpose(b), zeros(Float32, TM, TK))\n"    /* 6: inner dims */
                      "    z = muladd(a, b, zeros(Float32, TM, TN))\n"               /* fits */
-                     "    w = zeros(Float32, TM, TN)\n    w = fill(1.0f0, TN, TM)\n"
-                     "    v = muladd(a, b, w)\n"                                    /* w unknown */
+                     "    if TK > 1\n        w = zeros(Float32, TM, TN)\n    else\n        w = fill(1.0f0, TN, TM)\n    end\n"
+                     "    v = muladd(a, b, w)\n"                                    /* w: either arm's */
+                     "    u = zeros(Float32, TM, TN)\n    u = fill(1.0f0, TN, TM)\n"
+                     "    t = muladd(a, b, u)\n"                                    /* 16: u's last value */
                      "end\n";
   tt_findings fs = {0};
-  cr_assert_eq(tts_match(r, TT_LANG_JULIA, code, &fs), 2u);
+  cr_assert_eq(tts_match(r, TT_LANG_JULIA, code, &fs), 3u);
   cr_expect_eq(fs.items[0].start_pos.line, 5u);
   cr_expect_str_eq(fs.items[0].message, "the product is (TM, TN), but the accumulator `acc` is (TN, TM)");
   cr_expect_eq(fs.items[1].start_pos.line, 6u);
   cr_expect(strstr(fs.items[1].message, "the inner dims TK and TN differ"), "%s", fs.items[1].message);
+  cr_expect_eq(fs.items[2].start_pos.line, 16u);
+  cr_expect_str_eq(fs.items[2].message, "the product is (TM, TN), but the accumulator `u` is (TN, TM)");
   tt_findings_free(&fs);
   tt_rule_free(r);
 }
