@@ -130,11 +130,14 @@ static pj_ex attribute(pj *p, TSNode n) {
   if (ct_attr(p, n, name, sizeof name)) {
     const char *dt = tt_pj_map_str(p->map, "dtypes", name);
     e = dt ? pj_ex_new(tt_xstrdup(dt)) : pj_unsupported(p, n, "`ct.%s` has no cuTile.jl mapping", name);
-  } else if (ct_attr(p, obj, name, sizeof name) &&
-             (tt_pj_map_str(p->map, "padding_modes", attr) || tt_pj_map_str(p->map, "memory_orders", attr))) {
-    const char *m = tt_pj_map_str(p->map, "padding_modes", attr);
-    if (!m || strcmp(name, "PaddingMode")) m = tt_pj_map_str(p->map, "memory_orders", attr);
-    e = pj_ex_new(tt_xasprintf("%s.%s.%s", alias(p), name, m ? m : attr));
+  } else if (ct_attr(p, obj, name, sizeof name) && tt_pj_map_entry(p->map, "enums", name)) {
+    /* ct.PaddingMode.ZERO, ct.MemoryScope.DEVICE: the map's enums name the Julia enum
+     * and the section of its members. */
+    struct fy_node *en = tt_pj_map_entry(p->map, "enums", name);
+    const char *jenum = tt_pj_node_str(en, "julia"), *members = tt_pj_node_str(en, "members");
+    const char *m = members ? tt_pj_map_str(p->map, members, attr) : NULL;
+    e = jenum && m ? pj_ex_new(tt_xasprintf("%s.%s.%s", alias(p), jenum, m))
+                   : pj_unsupported(p, n, "`ct.%s.%s` has no cuTile.jl mapping", name, attr);
   } else if (tt_pj_map_str(p->map, "attributes", attr) && !ct_attr(p, obj, name, sizeof name)) {
     pj_ex o = pj_expr(p, obj);
     e = pj_ex_new(tt_xasprintf("%s(%s)", tt_pj_map_str(p->map, "attributes", attr), o.text));
@@ -226,6 +229,52 @@ static pj_ex binary(pj *p, TSNode n, TSNode l, TSNode r, const char *op) {
   return e;
 }
 
+/* A call of a bare name: a helper function of this file, or a Python builtin. The map's
+ * `builtins` (max, min, abs) are elementwise on tiles in cuTile Python
+ * (`max(m_i, ct.max(qk, axis=-1) * scale)` in flash attention): with an argument known
+ * to be a tile the call takes the entry's form (`max.(...)`; Julia's bare `max` of two
+ * tiles is not elementwise); with numbers only it stays as written and is a number.
+ * Any other name (a helper, `int`) is kept by name, its result's shape unknown. */
+static pj_ex named_call(pj *p, TSNode n, const char *f) {
+  struct fy_node *bi = pj_var_get(p, f) ? NULL : tt_pj_map_entry(p->map, "builtins", f);
+  const char *bform = tt_pj_node_str(bi, "form"), *bname = tt_pj_node_str(bi, "julia");
+  pj_args a;
+  pj_args_collect(p, ts_node_child_by_field_name(n, "arguments", 9), &a);
+  int k = a.n_pos < 8 ? a.n_pos : 8;
+  pj_ex xs[8];
+  bool tile = false, numbers = k > 0 && a.n_pos <= 8;
+  for (int i = 0; i < k; i++) {
+    xs[i] = pj_expr(p, a.pos[i]);
+    tile |= xs[i].sh.rank > 0 || xs[i].sh.tile0;
+    numbers &= pj_shape_is_number(&xs[i].sh);
+  }
+  pj_ex e;
+  if (bi && bform && bname && !strcmp(bform, "broadcast") && tile && a.n_kw == 0 && a.n_pos <= 8) {
+    e = pj_broadcast_of(p, bname, xs, k);
+  } else {
+    tt_buf b = {0};
+    tt_buf_printf(&b, "%s(", f);
+    for (int i = 0; i < a.n_pos; i++) {
+      pj_ex x = i < k ? xs[i] : pj_expr(p, a.pos[i]);
+      char *v = pj_as_value(&x);
+      tt_buf_printf(&b, "%s%s", i ? ", " : "", v);
+      free(v);
+      if (i >= k) pj_ex_free(&x);
+    }
+    for (int i = 0; i < a.n_kw; i++) {
+      pj_ex x = pj_expr(p, a.kw_val[i]);
+      tt_buf_printf(&b, "%s%s=%s", i ? ", " : "; ", a.kw_name[i], x.text);
+      pj_ex_free(&x);
+    }
+    tt_buf_putc(&b, ')');
+    e = bi && numbers && a.n_kw == 0 ? pj_ex_scalar(tt_buf_steal(&b)) : pj_ex_new(tt_buf_steal(&b));
+    e.atomic = true;
+  }
+  for (int i = 0; i < k; i++) pj_ex_free(&xs[i]);
+  pj_args_free(&a);
+  return e;
+}
+
 static pj_ex call_expr(pj *p, TSNode n) {
   TSNode fn = ts_node_child_by_field_name(n, "function", 8);
   char name[128];
@@ -277,27 +326,7 @@ static pj_ex call_expr(pj *p, TSNode n) {
                      : pj_unsupported(p, n, "float(...) of a non-literal");
       free(s);
     } else {
-      /* A helper function of this file, or a Python builtin kept by name (min, max, int). */
-      pj_args a;
-      pj_args_collect(p, ts_node_child_by_field_name(n, "arguments", 9), &a);
-      tt_buf b = {0};
-      tt_buf_printf(&b, "%s(", f);
-      for (int i = 0; i < a.n_pos; i++) {
-        pj_ex x = pj_expr(p, a.pos[i]);
-        char *v = pj_as_value(&x);
-        tt_buf_printf(&b, "%s%s", i ? ", " : "", v);
-        free(v);
-        pj_ex_free(&x);
-      }
-      for (int i = 0; i < a.n_kw; i++) {
-        pj_ex x = pj_expr(p, a.kw_val[i]);
-        tt_buf_printf(&b, "%s%s=%s", i ? ", " : "; ", a.kw_name[i], x.text);
-        pj_ex_free(&x);
-      }
-      tt_buf_putc(&b, ')');
-      pj_args_free(&a);
-      e = pj_ex_new(tt_buf_steal(&b));
-      e.atomic = true;
+      e = named_call(p, n, f);
     }
     free(f);
     return e;
@@ -313,6 +342,7 @@ pj_ex pj_expr(pj *p, TSNode n) {
     pj_ex e = pj_ex_new(pj_renamed(p, s)); /* v stays valid: the name is looked up first */
     e.atomic = true;
     if (v) e.sh = pj_shape_copy(&v->sh), e.one_based = v->one_based;
+    else if (pj_is_module_number(p, e.text)) e.sh.rank = 0;
     return e;
   }
   if (!strcmp(t, "integer")) {

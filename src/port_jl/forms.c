@@ -238,6 +238,27 @@ pj_ex pj_form_mma(pj *p, TSNode call, const char *jname, pj_ex *a, pj_ex *b, pj_
   return rebatch(p, e);
 }
 
+/* ct.mma_scaled(x, x_scale, y, y_scale, acc) -> muladd_scaled(x, x_scale, y, y_scale,
+ * acc); flipped swaps the operands with their scales, as mma swaps a and b (a scale
+ * tile has its operand's layout). The result has acc's shape. */
+static pj_ex form_mma_scaled(pj *p, TSNode call, const char *jname, pj_args *a) {
+  TSNode accn;
+  if (a->n_pos < 4 || !pj_arg_at(a, 4, "acc", &accn)) return pj_unsupported(p, call, "mma_scaled without its five operands");
+  pj_ex xs[5];
+  char *t[5];
+  for (int i = 0; i < 5; i++) {
+    xs[i] = pj_expr(p, i < 4 ? a->pos[i] : accn);
+    t[i] = unbatched(p, call, &xs[i]);
+  }
+  bool flip = p->layout == TT_PJ_FLIPPED;
+  pj_ex e = pj_ex_new(tt_xasprintf("%s(%s, %s, %s, %s, %s)", jname, t[flip ? 2 : 0], t[flip ? 3 : 1], t[flip ? 0 : 2],
+                                   t[flip ? 1 : 3], t[4]));
+  e.atomic = true;
+  e.sh = pj_shape_copy(&xs[4].sh);
+  for (int i = 0; i < 5; i++) free(t[i]), pj_ex_free(&xs[i]);
+  return rebatch(p, e);
+}
+
 static pj_ex form_reduce(pj *p, TSNode call, const char *jname, pj_args *a, bool scan) {
   TSNode xn, axn, kdn;
   if (!pj_arg_at(a, 0, "x", &xn)) return pj_unsupported(p, call, "a reduction without its tile");
@@ -370,6 +391,7 @@ static pj_ex reshape_to(pj *p, TSNode call, const char *jname, pj_ex *x, pj_shap
   free(st);
   pj_shape_free(&e.sh);
   e.sh = s;
+  e.sh.tile0 = s.rank == 0; /* reshape(x, ()) is a 0-d tile, not a number */
   return e;
 }
 
@@ -520,9 +542,11 @@ static pj_ex form_gather(pj *p, TSNode call, const char *jname, pj_args *a) {
   } else {
     tt_buf_puts(&b, t[0]);
   }
-  for (int i = 2; i < a->n_pos; i++) {
+  for (int i = 2; i < a->n_pos; i++) { /* scatter's tile, an atomic's values: Python's values */
     pj_ex e = pj_expr(p, a->pos[i]);
-    tt_buf_printf(&b, ", %s", e.text);
+    char *v = pj_as_value(&e);
+    tt_buf_printf(&b, ", %s", v);
+    free(v);
     pj_ex_free(&e);
   }
   for (int i = 0; i < a->n_kw; i++) {
@@ -602,6 +626,8 @@ pj_ex pj_api_call(pj *p, TSNode call, const char *name, TSNode *self) {
       e = pj_form_mma(p, call, jname, &x, &y, has_acc ? &acc : NULL);
       pj_ex_free(&x), pj_ex_free(&y), pj_ex_free(&acc);
     }
+  } else if (!strcmp(form, "mma_scaled")) {
+    e = form_mma_scaled(p, call, jname, &a);
   } else if (!strcmp(form, "reduce") || !strcmp(form, "scan")) {
     e = form_reduce(p, call, jname, &a, !strcmp(form, "scan"));
   } else if (!strcmp(form, "cat")) {

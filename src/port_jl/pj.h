@@ -62,6 +62,10 @@ typedef struct pj {
   size_t n_kernels, cap_kernels;
   char **const_aliases; /* module-level names bound to ct.Constant[...] */
   size_t n_aliases, cap_aliases;
+  /* Module-level names bound to a number (`INV_LOG_2 = 1.0 / math.log(2)`): a function's
+   * `x * INV_LOG_2` is a number, and `max(m_i, ...)` with m_i = tile + INV_LOG_2 a tile. */
+  char **module_numbers;
+  size_t n_module_numbers, cap_module_numbers;
   /* Locals and parameters of the function being translated renamed because they would
    * shadow a Julia function its translation calls (`cumsum = ct.cumsum(x)` would make
    * `cumsum` a local in all of the Julia function): Python name -> Julia name. */
@@ -92,6 +96,8 @@ void pj_finding(pj *p, TSNode n, const char *severity, const char *fmt, ...) __a
 pj_var *pj_var_get(pj *p, const char *name);
 pj_var *pj_var_put(pj *p, const char *name);
 bool pj_is_const_alias(const pj *p, const char *name);
+/* A module-level name bound to a number (none of the current function's locals). */
+bool pj_is_module_number(const pj *p, const char *name);
 
 void pj_ex_free(pj_ex *e);
 void pj_shape_free(pj_shape *s);

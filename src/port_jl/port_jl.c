@@ -120,6 +120,12 @@ bool pj_is_const_alias(const pj *p, const char *name) {
   return false;
 }
 
+bool pj_is_module_number(const pj *p, const char *name) {
+  for (size_t i = 0; i < p->n_module_numbers; i++)
+    if (!strcmp(p->module_numbers[i], name)) return true;
+  return false;
+}
+
 /* ---- output ---------------------------------------------------------------------- */
 
 static void line_start(pj *p) {
@@ -517,20 +523,25 @@ static bool scan_enter(TSNode n, void *vctx) {
         char *name = pj_text(p, a0);
         pj_var *v = pj_var_put(p, name);
         v->is_array = true;
-        /* The rank of the array from its index tuple (positional 1 or `index=`). */
-        const char *idx = tt_pj_node_list_at(e, "index", 0);
-        int ip = idx ? tt_pj_node_list_index(e, "positional", idx) : -1;
+        /* The rank of the array from its index tuple (positional or `index=`), else from
+         * its tile's shape tuple (ct.num_tiles(X, axis=1, shape=(1, TN)): tiles have the
+         * array's rank there). */
+        const char *keys[2] = {tt_pj_node_list_at(e, "index", 0), tt_pj_node_list_at(e, "shape", 0)};
         uint32_t na = ts_node_named_child_count(args);
-        for (uint32_t q = 1; idx && q < na; q++) {
-          TSNode c = ts_node_named_child(args, q);
-          TSNode val = c;
-          if (pj_is(c, "keyword_argument")) {
-            if (!pj_text_eq(p, ts_node_child_by_field_name(c, "name", 4), idx)) continue;
-            val = ts_node_child_by_field_name(c, "value", 5);
-          } else if ((int)q != ip) {
-            continue;
+        for (int kk = 0; kk < 2 && !v->array_rank; kk++) {
+          const char *idx = keys[kk];
+          int ip = idx ? tt_pj_node_list_index(e, "positional", idx) : -1;
+          for (uint32_t q = 1; idx && q < na; q++) {
+            TSNode c = ts_node_named_child(args, q);
+            TSNode val = c;
+            if (pj_is(c, "keyword_argument")) {
+              if (!pj_text_eq(p, ts_node_child_by_field_name(c, "name", 4), idx)) continue;
+              val = ts_node_child_by_field_name(c, "value", 5);
+            } else if ((int)q != ip) {
+              continue;
+            }
+            if (pj_is(val, "tuple")) v->array_rank = (int)ts_node_named_child_count(val);
           }
-          if (pj_is(val, "tuple")) v->array_rank = (int)ts_node_named_child_count(val);
         }
         free(name);
       }
@@ -793,6 +804,8 @@ static void module_statement(pj *p, TSNode n) {
       char *name = pj_text(p, left);
       line_start(p);
       tt_buf_printf(&p->out, "const %s = %s\n", name, e.text);
+      if (pj_shape_is_number(&e.sh) && !p->unsupported && !pj_is_module_number(p, name))
+        TT_PUSH(p->module_numbers, p->n_module_numbers, p->cap_module_numbers, tt_xstrdup(name));
       free(name);
       pj_ex_free(&e);
       settle_unsupported(p, n, mark);
@@ -837,6 +850,8 @@ int tt_pj_translate(const tt_pj_map *m, const tt_source *src, tt_pj_layout layou
   free(p.kernels);
   for (size_t i = 0; i < p.n_aliases; i++) free(p.const_aliases[i]);
   free(p.const_aliases);
+  for (size_t i = 0; i < p.n_module_numbers; i++) free(p.module_numbers[i]);
+  free(p.module_numbers);
   free(p.unsupported_msg);
   out->len = p.out.len;
   out->text = tt_buf_steal(&p.out);

@@ -421,6 +421,28 @@ static tt_val jl_dropdims(tt_interp *I, tt_args *a) {
   return checked(I, a->call, reshape_colmajor(&I->pool, t, n, shape, &e), &e);
 }
 
+/* cat(a, b, ...; dims=d): the tiles joined along dim d (1-based); the other dims must
+ * agree (cuTile.jl's shapes are static: a compile error otherwise). What cuTile
+ * Python's ct.cat((a, b), axis) becomes. */
+static tt_val jl_cat(tt_interp *I, tt_args *a) {
+  static const char *const kw[] = {"dims", NULL};
+  tt_args_check(I, a, "cat", kw, TT_MAX_ARGS);
+  const tt_val *dv = tt_arg(a, -1, "dims");
+  if (a->n < 2 || !dv || dv->k == TV_TUPLE) tt_ev_fail(I, a->call, "cat(a, b; dims=d) takes tiles and one integer dims");
+  const tt_tile_t *x = tile_of(I, a->posnode[0], &a->pos[0]);
+  int d = dim_of(I, tt_arg_node(a, -1, "dims"), dv, x->ndim);
+  tt_tile_t *acc = NULL;
+  for (int i = 1; i < a->n; i++) {
+    tt_err e;
+    tt_tile_t *r = tt_op_cat(&I->pool, acc ? acc : x, tile_of(I, a->posnode[i], &a->pos[i]), d, &e);
+    if (acc) tt_tile_release(acc);
+    if (!r) tt_ev_fail_op(I, a->call, &e);
+    acc = r;
+  }
+  I->ops++;
+  return tt_v_tile(acc);
+}
+
 static tt_val jl_permutedims(tt_interp *I, tt_args *a) {
   const tt_tile_t *t = tile_of(I, a->posnode[0], need(I, a, 0, "tile", "permutedims"));
   int perm[TT_TILE_MAX_DIMS];
@@ -686,7 +708,7 @@ static const tt_builtin ct_builtins[] = {
 
 static const tt_builtin base_builtins[] = {
   {"zeros", jl_zeros, false}, {"ones", jl_ones, false}, {"fill", jl_fill, false}, {"convert", jl_convert, false},
-  {"reshape", jl_reshape, false}, {"dropdims", jl_dropdims, false}, {"permutedims", jl_permutedims, false}, {"transpose", jl_transpose, false},
+  {"reshape", jl_reshape, false}, {"dropdims", jl_dropdims, false}, {"cat", jl_cat, false}, {"permutedims", jl_permutedims, false}, {"transpose", jl_transpose, false},
   {"muladd", jl_muladd, false}, {"size", jl_size, false}, {"eltype", jl_eltype, false}, {"length", jl_length, false}, {"cld", jl_cld, false},
   {"fld", jl_fld, false}, {"div", jl_div, false}, {"rem", jl_rem, false}, {"mod", jl_mod, false},
   {"max", jl_max, false}, {"min", jl_min, false}, {"sum", jl_sum, false}, {"prod", jl_prod, false},

@@ -192,7 +192,7 @@ Test(e2e, tile_kernels_that_do_not_translate_say_where) {
   json_t *c = check0(&r);
   cr_assert_str_eq(str(c, "status"), "TRANSLATE-FAIL", "%s", r.out);
   cr_assert(strstr(str(c, "message"), "tile_unsupported.py:7:"), "%s", r.out);
-  cr_assert(strstr(str(c, "message"), "mma_scaled"), "%s", r.out);
+  cr_assert(strstr(str(c, "message"), "pack_to_bytes"), "%s", r.out);
   cr_assert_eq(r.code, 1);
   run_free(&r);
 }

@@ -55,14 +55,14 @@ import cuda.tile as ct
 @ct.kernel
 def k(x, y, T: ct.Constant[int]):
     t = ct.load(x, index=(ct.bid(0),), shape=(T,), padding_mode=ct.PaddingMode.ZERO)
-    u = ct.mma_scaled(t, t, t, t, t)
+    u = ct.pack_to_bytes(t)
     ct.store(y, index=(ct.bid(0),), tile=t)
 PY
 timeout 60 "$tt" rewrite --target julia "$work/bad.py" </dev/null >"$work/bad.jl" 2>"$work/bad.err"
 rc=$?
 [ $rc -eq 1 ] || { echo "FAIL unsupported: exit $rc, expected 1"; fail=1; }
-grep -q 'bad.py:6:9: error: .*mma_scaled.* \[port-unsupported\]' "$work/bad.err" || { echo "FAIL unsupported: no finding on 6:9:"; cat "$work/bad.err"; fail=1; }
-grep -q '^    # u = ct.mma_scaled(t, t, t, t, t)$' "$work/bad.jl" || { echo "FAIL unsupported: the statement is not kept as a comment"; cat "$work/bad.jl"; fail=1; }
+grep -q 'bad.py:6:9: error: .*pack_to_bytes.* \[port-unsupported\]' "$work/bad.err" || { echo "FAIL unsupported: no finding on 6:9:"; cat "$work/bad.err"; fail=1; }
+grep -q '^    # u = ct.pack_to_bytes(t)$' "$work/bad.jl" || { echo "FAIL unsupported: the statement is not kept as a comment"; cat "$work/bad.jl"; fail=1; }
 grep -q '^    ct.store(y; index=(ct.bid(1),), tile=t)$' "$work/bad.jl" || { echo "FAIL unsupported: the rest is not translated"; fail=1; }
 
 # A file that does not parse is not translated (exit 3, no output).

@@ -366,3 +366,36 @@ Test(tile_jl, dropdims_of_a_dim_that_is_not_1_is_an_error) {
   cr_expect(strstr(err, "dropdims") != NULL, "%s", err);
   free(err);
 }
+
+/* cat(a, b, ...; dims=d) joins along the 1-based dim d (what ct.cat((a, b), axis)
+ * becomes); tiles that differ off d are a compile error at the call. */
+Test(tile_jl, cat_joins_along_a_one_based_dim) {
+  const char *src = PRE
+    "function k(a::ct.TileArray{T,2}, y::ct.TileArray{T,2}, z::ct.TileArray{T,2}) where {T}\n"
+    "    t = ct.load(a; index=(1, 1), shape=(2, 2))\n"
+    "    ct.store(y; index=(1, 1), tile=cat(t, t .* 10; dims=1))\n"
+    "    ct.store(z; index=(1, 1), tile=cat(t, t, t; dims=2))\n"
+    "    return\n"
+    "end\n";
+  /* logical layout: the buffers are row-major, a[1,1]=1 a[1,2]=2 a[2,1]=3 a[2,2]=4 */
+  float a[4] = {1, 2, 3, 4}, y[8] = {0}, z[12] = {0};
+  tt_tile_arg args[] = {f32("a", a, 2, (int64_t[]){2, 2}), f32("y", y, 2, (int64_t[]){4, 2}),
+                        f32("z", z, 2, (int64_t[]){2, 6})};
+  char *err = run(src, "k", 1, 1, args, 3);
+  cr_assert_null(err, "%s", err);
+  float wy[8] = {1, 2, 3, 4, 10, 20, 30, 40}; /* rows [1 2] [3 4] [10 20] [30 40] */
+  for (int i = 0; i < 8; i++) cr_expect_float_eq(y[i], wy[i], 1e-6, "y[%d] = %g", i, y[i]);
+  for (int i = 0; i < 12; i++) /* rows [1 2 1 2 1 2] [3 4 3 4 3 4] */
+    cr_expect_float_eq(z[i], a[(i / 6) * 2 + i % 2], 1e-6, "z[%d] = %g", i, z[i]);
+  const char *bad = PRE
+    "function k(a::ct.TileArray{T,2}, y::ct.TileArray{T,2}, z::ct.TileArray{T,2}) where {T}\n"
+    "    t = ct.load(a; index=(1, 1), shape=(2, 2))\n"
+    "    u = ct.load(a; index=(1, 1), shape=(2, 1))\n"
+    "    ct.store(y; index=(1, 1), tile=cat(t, u; dims=1))\n"
+    "    return\n"
+    "end\n";
+  err = run(bad, "k", 1, 1, args, 3);
+  cr_assert_not_null(err);
+  cr_expect(strstr(err, "k.jl:6:") && strstr(err, "cat shapes (2, 2) and (2, 1) differ"), "%s", err);
+  free(err);
+}

@@ -368,3 +368,78 @@ Test(julia_launch_args, bad_options_name_the_key) {
   cr_expect(err && strstr(err, "`kernel_at` must be a position"), "%s", err ? err : "(no error)");
   free(err);
 }
+
+/* ---- julia-tile-shapes ------------------------------------------------------------ */
+
+static tt_rule *shape_rule(const char *check) {
+  char *head = tt_xasprintf("analyzer: julia-tile-shapes\noptions:\n  check: %s\n"
+                            "  shape_calls: {ct.load: shape, ct.num_tiles: \"3\"}\n  store_calls: {ct.store: tile}\n"
+                            "  dims_keyword: dims\n  order_keyword: order\n  index_keyword: index\n"
+                            "  new_calls: [zeros, fill]\n  reshape_calls: [reshape]\n  keep_calls: [convert]\n"
+                            "  transpose_calls: [transpose]\n  muladd_calls: [muladd]\n  operators: ['.+', '.*']\n",
+                            check);
+  tt_rule *r = jl_rule(head);
+  free(head);
+  return r;
+}
+
+/* The inferred shapes follow locals, convert and transpose; a local assigned two shapes
+ * has its reaching assignment's shape, and none after an `if` whose arms disagree. */
+Test(julia_tile_shapes, muladd_inner_dims_and_accumulator) {
+  tt_rule *r = shape_rule("muladd");
+  const char *code = "function mm(A, B, TM::Int, TN::Int, TK::Int)\n"
+                     "    a = convert(ct.Tile{Float32}, ct.load(A; index=(1, 1), shape=(TM, TK)))\n"
+                     "    b = ct.load(B; index=(1, 1), shape=(TK, TN))\n"
+                     "    acc = zeros(Float32, TN, TM)\n"
+                     "    x = muladd(a, b, acc)\n"                                  /* 5: accumulator */
+                     "    y = muladd(a, transpose(b), zeros(Float32, TM, TK))\n"    /* 6: inner dims */
+                     "    z = muladd(a, b, zeros(Float32, TM, TN))\n"               /* fits */
+                     "    if TK > 1\n        w = zeros(Float32, TM, TN)\n    else\n        w = fill(1.0f0, TN, TM)\n    end\n"
+                     "    v = muladd(a, b, w)\n"                                    /* w: either arm's */
+                     "    u = zeros(Float32, TM, TN)\n    u = fill(1.0f0, TN, TM)\n"
+                     "    t = muladd(a, b, u)\n"                                    /* 16: u's last value */
+                     "end\n";
+  tt_findings fs = {0};
+  cr_assert_eq(tts_match(r, TT_LANG_JULIA, code, &fs), 3u);
+  cr_expect_eq(fs.items[0].start_pos.line, 5u);
+  cr_expect_str_eq(fs.items[0].message, "the product is (TM, TN), but the accumulator `acc` is (TN, TM)");
+  cr_expect_eq(fs.items[1].start_pos.line, 6u);
+  cr_expect(strstr(fs.items[1].message, "the inner dims TK and TN differ"), "%s", fs.items[1].message);
+  cr_expect_eq(fs.items[2].start_pos.line, 16u);
+  cr_expect_str_eq(fs.items[2].message, "the product is (TM, TN), but the accumulator `u` is (TN, TM)");
+  tt_findings_free(&fs);
+  tt_rule_free(r);
+}
+
+/* Tiles in two arms of one `if` may differ; the same variable on one path may not. */
+Test(julia_tile_shapes, index_dims_on_one_path_only) {
+  tt_rule *r = shape_rule("index-dims");
+  const char *code = "function t(x, y, TM::Int, TN::Int, TR::Bool)\n"
+                     "    i = ct.bid(1)\n    j = ct.bid(2)\n"
+                     "    if TR\n"
+                     "        a = ct.load(x; index=(i, j), shape=(TM, TN))\n"
+                     "    else\n"
+                     "        a = ct.load(x; index=(j, i), shape=(TM, TN))\n"   /* other arm: fine */
+                     "    end\n"
+                     "    ct.store(y; index=(i, j), tile=ct.load(x; index=(j, i), shape=(TN, TM)))\n"
+                     "    ct.store(y; index=(j, i), tile=ct.load(x; index=(i, j), shape=(TM, TN), order=(2, 1)))\n"
+                     "end\n";
+  tt_findings fs = {0};
+  cr_assert_eq(tts_match(r, TT_LANG_JULIA, code, &fs), 1u);
+  cr_expect_eq(fs.items[0].start_pos.line, 9u);
+  cr_expect(strstr(fs.items[0].message, "`j` counts tiles of TN here"), "%s", fs.items[0].message);
+  tt_findings_free(&fs);
+  tt_rule_free(r);
+}
+
+Test(julia_tile_shapes, bad_check_names_the_choices) {
+  char *err = NULL;
+  tt_rule *r = tts_rule("id: t\ntarget: julia\nlanguage: julia\ncategory: broadcasting\nseverity: warning\n"
+                        "summary: s\nmessage: m\nexplain: e\nanalyzer: julia-tile-shapes\noptions:\n"
+                        "  check: shapes\n  shape_calls: {ct.load: shape}\n  dims_keyword: dims\n"
+                        "  scalar_types: 'x'\n  tile_types: 'y'\nexamples:\n  - match: \"x\"\n",
+                        &err);
+  cr_expect_null(r);
+  cr_expect(err && strstr(err, "`check` must be one of muladd, array-tiles"), "%s", err ? err : "(no error)");
+  free(err);
+}

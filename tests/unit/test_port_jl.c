@@ -123,12 +123,12 @@ Test(port_jl, unsupported_is_a_finding_and_a_comment) {
                   "@ct.kernel\n"
                   "def k(x, y):\n"
                   "    # keep me\n"
-                  "    t = ct.mma_scaled(x, x, x, x, x)\n"
+                  "    t = ct.pack_to_bytes(x)\n"
                   "    ct.store(y, index=(0,), tile=t)\n",
                   TT_PJ_LOGICAL, &problems);
   cr_expect_eq(problems, 1);
   HAS(jl, "    # keep me\n");
-  HAS(jl, "    # tiletrans: unsupported: `ct.mma_scaled` has no cuTile.jl mapping\n    # t = ct.mma_scaled(x, x, x, x, x)\n");
+  HAS(jl, "    # tiletrans: unsupported: `ct.pack_to_bytes` has no cuTile.jl mapping\n    # t = ct.pack_to_bytes(x)\n");
   HAS(jl, "# tiletrans: host import, no Julia counterpart: import torch\n");
   HAS(jl, "ct.store(y; index=(1,), tile=t)\n");
   free(jl);
@@ -244,5 +244,92 @@ Test(port_jl, a_local_named_like_an_emitted_julia_function_is_renamed) {
   LACKS(jl, "cumsum = ");
   HAS(jl, "function keep(cumsum::ct.TileArray, out::ct.TileArray, N::Int)\n");
   HAS(jl, "    v = ct.load(cumsum; index=(ct.bid(1),), shape=(N,))\n");
+  free(jl);
+}
+
+/* Python's builtin max/min are elementwise on cuTile tiles (flash attention's running
+ * max); Julia's bare max of two tiles is not, so a tile argument makes it `max.(...)`.
+ * Numbers keep the bare call. A module-level number (INV_LOG_2) stays a number inside
+ * the kernel, so `tile + INV_LOG_2` is still known to be a tile. (Before: the builtin
+ * was kept by name, `max(m_i, maximum(qk; dims=2) .* qk_scale)`, which lint's
+ * jl-bare-max reports.) */
+static const char *k_online_max =
+    "import math\n"
+    "import cuda.tile as ct\n"
+    "INV_LOG_2 = 1.0 / math.log(2)\n"
+    "@ct.kernel\n"
+    "def online(Q, Out, scale: float, n: int, TM: ct.Constant[int], TN: ct.Constant[int]):\n"
+    "    m_i = ct.full((TM, 1), -math.inf, dtype=ct.float32) + INV_LOG_2\n"
+    "    qk = ct.load(Q, index=(ct.bid(0), 0), shape=(TM, TN))\n"
+    "    m_ij = max(m_i, ct.max(qk, axis=-1, keepdims=True) * scale)\n"
+    "    lo = min(n - 1, TN)\n"
+    "    s = scale * INV_LOG_2\n"
+    "    ct.store(Out, index=(ct.bid(0), 0), tile=m_ij * s + lo)\n";
+
+Test(port_jl, builtin_max_on_tiles_broadcasts_and_stays_bare_on_numbers) {
+  size_t problems;
+  char *jl = port(k_online_max, TT_PJ_LOGICAL, &problems);
+  cr_expect_eq(problems, 0, "%s", jl);
+  HAS(jl, "    m_ij = max.(m_i, maximum(qk; dims=2) .* scale)\n");
+  HAS(jl, "    lo = min(n - 1, TN)\n");
+  HAS(jl, "    s = scale * INV_LOG_2\n");
+  LACKS(jl, "= max(m_i");
+  free(jl);
+  jl = port(k_online_max, TT_PJ_FLIPPED, &problems);
+  cr_expect_eq(problems, 0, "%s", jl);
+  HAS(jl, "    m_ij = max.(m_i, maximum(qk; dims=1) .* scale)\n");
+  HAS(jl, "    lo = min(n - 1, TN)\n");
+  free(jl);
+}
+
+/* Atomics take element indices like gather (1-based; a scalar index stays scalar);
+ * their values follow as Python's values; memory orders and scopes are the map's enums
+ * (Python's MemoryScope is cuTile.jl's MemScope). An array's rank for `X.shape[i]`
+ * comes from a num_tiles shape when no index tuple shows it. (Before: `ct.atomic_cas`
+ * and `ct.MemoryScope.DEVICE` had no mapping, and X.shape[1] under flipped was
+ * unsupported.) */
+Test(port_jl, atomics_enums_and_a_rank_from_num_tiles) {
+  const char *py = "import cuda.tile as ct\n"
+                   "@ct.kernel\n"
+                   "def k(Locks, X, Out, G: ct.Constant[int], TN: ct.Constant[int]):\n"
+                   "    n = ct.num_tiles(X, axis=1, shape=(1, TN))\n"
+                   "    N = X.shape[1]\n"
+                   "    g = ct.bid(0) % G\n"
+                   "    while ct.atomic_cas(Locks, g, 0, 1, memory_order=ct.MemoryOrder.ACQUIRE) == 1:\n"
+                   "        pass\n"
+                   "    ct.atomic_add(Out, ct.bid(0), N, memory_scope=ct.MemoryScope.DEVICE)\n"
+                   "    ct.atomic_xchg(Locks, g, 0, memory_order=ct.MemoryOrder.RELEASE)\n";
+  size_t problems;
+  char *jl = port(py, TT_PJ_FLIPPED, &problems);
+  cr_expect_eq(problems, 0, "%s", jl);
+  HAS(jl, "    N = size(X, 1)\n");
+  HAS(jl, "    while ct.atomic_cas(Locks, g + 1, 0, 1; memory_order=ct.MemoryOrder.Acquire) == 1\n");
+  HAS(jl, "    ct.atomic_add(Out, ct.bid(1), N; memory_scope=ct.MemScope.Device)\n");
+  HAS(jl, "    ct.atomic_xchg(Locks, g + 1, 0; memory_order=ct.MemoryOrder.Release)\n");
+  free(jl);
+}
+
+/* ct.mma_scaled is cuTile.jl's ct.muladd_scaled; under flipped each operand moves with
+ * its scale, as mma's operands swap. (Before: no mapping.) */
+Test(port_jl, mma_scaled_swaps_operands_with_their_scales) {
+  const char *py = "import cuda.tile as ct\n"
+                   "@ct.kernel\n"
+                   "def k(A, AS, B, BS, C, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.Constant[int]):\n"
+                   "    a = ct.load(A, index=(ct.bid(0), 0), shape=(TM, TK))\n"
+                   "    sa = ct.load(AS, index=(ct.bid(0), 0), shape=(TM, 1))\n"
+                   "    b = ct.load(B, index=(0, ct.bid(1)), shape=(TK, TN))\n"
+                   "    sb = ct.load(BS, index=(0, ct.bid(1)), shape=(1, TN))\n"
+                   "    acc = ct.full((TM, TN), 0, dtype=ct.float32)\n"
+                   "    acc = ct.mma_scaled(a, sa, b, sb, acc)\n"
+                   "    ct.store(C, index=(ct.bid(0), ct.bid(1)), tile=acc)\n";
+  size_t problems;
+  char *jl = port(py, TT_PJ_LOGICAL, &problems);
+  cr_expect_eq(problems, 0, "%s", jl);
+  HAS(jl, "    acc = ct.muladd_scaled(a, sa, b, sb, acc)\n");
+  free(jl);
+  jl = port(py, TT_PJ_FLIPPED, &problems);
+  cr_expect_eq(problems, 0, "%s", jl);
+  HAS(jl, "    acc = ct.muladd_scaled(b, sb, a, sa, acc)\n");
+  HAS(jl, "    acc = zeros(Float32, TN, TM)\n");
   free(jl);
 }

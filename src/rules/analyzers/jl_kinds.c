@@ -12,7 +12,7 @@ enum { MAX_DEPTH = 64 }; /* deeper expressions are unknown */
 
 const char *const tt_jlk_kind_label[3] = {"scalar", "unknown", "tile"};
 static const char *const option_keys[] = {"scalar_calls", "elementwise_calls", "tile_calls", "reduction_calls",
-                                          "reduction_keyword", "scalar_types", "tile_types", NULL};
+                                          "reduction_keyword", "scalar_types", "tile_types", "scalar_names", NULL};
 
 int tt_jlk_check_keys(struct fy_node *opts, const char *const *own, char **err, struct fy_node **at) {
   size_t n_own = 0, n = 0;
@@ -31,6 +31,7 @@ void tt_jlk_config_free(tt_jlk_config *c) {
   tt_strmap_free(&c->elementwise_calls);
   tt_strmap_free(&c->tile_calls);
   tt_strmap_free(&c->reduction_calls);
+  tt_strmap_free(&c->scalar_names);
   free(c->reduction_keyword);
   if (c->scalar_types) pcre2_code_free(c->scalar_types);
   if (c->tile_types) pcre2_code_free(c->tile_types);
@@ -55,6 +56,7 @@ int tt_jlk_config_read(struct fy_node *opts, tt_jlk_config *c, char **err, struc
       tt_opts_set(opts, "elementwise_calls", &c->elementwise_calls, err, at) < 0 ||
       tt_opts_set(opts, "tile_calls", &c->tile_calls, err, at) < 0 ||
       tt_opts_set(opts, "reduction_calls", &c->reduction_calls, err, at) < 0 ||
+      tt_opts_set(opts, "scalar_names", &c->scalar_names, err, at) < 0 ||
       tt_opts_string(opts, "reduction_keyword", &c->reduction_keyword, err, at) < 0 ||
       tt_opts_string(opts, "scalar_types", &types, err, at) < 0 || tt_opts_string(opts, "tile_types", &ttypes, err, at) < 0)
     goto out;
@@ -90,6 +92,11 @@ static bool in_set(const tt_jlk_scope *s, const tt_strmap *set, TSNode n) {
 
 static tt_jlk_kind var_kind(const tt_jlk_scope *s, const char *name, size_t len) {
   const char *v = tt_strmap_get(&s->vars, name, len);
+  if (!v && tt_strmap_get(&s->c->scalar_names, name, len)) return TT_JLK_SCALAR; /* Inf, pi */
+  if (!v && s->outer) { /* a module constant: only its scalars count here */
+    const char *o = tt_strmap_get(&s->outer->vars, name, len);
+    return o && *o == 's' ? TT_JLK_SCALAR : TT_JLK_UNKNOWN;
+  }
   return !v ? TT_JLK_UNKNOWN : *v == 's' ? TT_JLK_SCALAR : *v == 't' ? TT_JLK_TILE : TT_JLK_UNKNOWN;
 }
 
@@ -261,25 +268,30 @@ done:
   ts_tree_cursor_delete(&c);
 }
 
-static void run_scope(const tt_jlk_config *c, const char *text, TSNode root, tt_jlk_visit visit, void *ud) {
-  tt_jlk_scope s = {c, text, root, {0}};
-  if (tt_jlk_is_definition(root)) add_params(&s, root);
-  walk_scope(&s, NULL, NULL); /* pass 1 */
-  walk_scope(&s, NULL, NULL); /* pass 2: uses before a later assignment of pass 1 */
-  walk_scope(&s, visit, ud);
-  tt_strmap_free(&s.vars);
+/* Learns the scope's locals, then visits it; the caller frees s->vars. */
+static void run_scope(tt_jlk_scope *s, tt_jlk_visit visit, void *ud) {
+  if (tt_jlk_is_definition(s->root)) add_params(s, s->root);
+  walk_scope(s, NULL, NULL); /* pass 1 */
+  walk_scope(s, NULL, NULL); /* pass 2: uses before a later assignment of pass 1 */
+  walk_scope(s, visit, ud);
 }
 
 void tt_jlk_each_scope(const tt_jlk_config *c, const char *text, TSNode root, tt_jlk_visit visit, void *ud) {
-  run_scope(c, text, root, visit, ud);
+  tt_jlk_scope module = {c, text, root, {0}, NULL};
+  run_scope(&module, visit, ud);
   TSTreeCursor cur = ts_tree_cursor_new(root);
   for (;;) {
     TSNode n = ts_tree_cursor_current_node(&cur);
-    if (tt_jlk_is_definition(n)) run_scope(c, text, n, visit, ud);
+    if (tt_jlk_is_definition(n)) {
+      tt_jlk_scope f = {c, text, n, {0}, &module};
+      run_scope(&f, visit, ud);
+      tt_strmap_free(&f.vars);
+    }
     if (ts_tree_cursor_goto_first_child(&cur)) continue;
     while (!ts_tree_cursor_goto_next_sibling(&cur))
       if (!ts_tree_cursor_goto_parent(&cur)) goto done;
   }
 done:
   ts_tree_cursor_delete(&cur);
+  tt_strmap_free(&module.vars);
 }

@@ -2,7 +2,8 @@
  * unknown), from evidence named in a rule file's options; shared by the Julia
  * analyzers (julia-scalar-args, julia-launch-args). Knows no rule and no API by name.
  *
- * Evidence of a scalar: literals; parameters whose type annotation matches
+ * Evidence of a scalar: literals; names in `scalar_names` (Inf, pi) and module-level
+ * constants bound to scalars, unless a local; parameters whose type annotation matches
  * `scalar_types`; names of `where` clauses; calls of `scalar_calls`; calls of
  * `elementwise_calls`, arithmetic, comparisons, parentheses and ternaries whose operands
  * are all scalars; loop variables over a range. Evidence of a tile (or array):
@@ -12,7 +13,8 @@
  * (scalar < unknown < tile) of its assignments in its function, found in two passes in
  * source order (a kind only rises; a use before the first assignment is unknown in the
  * first pass). Each function (either form) is a scope; code outside functions is one
- * more. Cost: linear in the file (expressions deeper than 64 are unknown). */
+ * more, whose scalars (module constants) are scalars in every function that does not
+ * bind the name itself. Cost: linear in the file (expressions deeper than 64 are unknown). */
 #ifndef TT_JL_KINDS_H
 #define TT_JL_KINDS_H
 
@@ -29,6 +31,7 @@ extern const char *const tt_jlk_kind_label[3];
 
 typedef struct tt_jlk_config {
   tt_strmap scalar_calls, elementwise_calls, tile_calls, reduction_calls;
+  tt_strmap scalar_names; /* global names that are numbers (Inf32, pi), unless bound locally */
   char *reduction_keyword;
   pcre2_code *scalar_types, *tile_types;
 } tt_jlk_config;
@@ -47,6 +50,10 @@ typedef struct tt_jlk_scope {
   const char *text; /* the file's text, borrowed */
   TSNode root;
   tt_strmap vars;   /* name -> "s", "u" or "t" */
+  /* The code outside functions, for a function's scope (NULL for that one itself): a
+   * name that is not a local here is a scalar when the module binds it to one
+   * (`const INV_LOG_2 = 1 / log(2)`). */
+  const struct tt_jlk_scope *outer;
 } tt_jlk_scope;
 
 /* Calls visit(scope, node, ud) for every node of every scope of the tree at `root`, in

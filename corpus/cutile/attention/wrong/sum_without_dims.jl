@@ -1,4 +1,5 @@
 # pitfall: sum(p) without dims=2: the row sums become one sum over the whole tile; expect: MISMATCH
+# lint: jl-reduce-all@23
 # layout: logical
 # cuTile.jl translation of attention.py: Q, K, V, O are (heads, L, D) as in Python; each
 # block owns TL queries of one head and streams keys and values with an online softmax.

@@ -1,4 +1,5 @@
 # pitfall: `acc * alpha` undotted: Julia's `*` of two tiles is a matrix product, and (TL, D) times (TL, 1) has no such product, so the real compiler rejects it; expect: BUILD-FAIL
+# lint: jl-undotted-shapes@24
 # layout: logical
 # cuTile.jl translation of attention.py: Q, K, V, O are (heads, L, D) as in Python; each
 # block owns TL queries of one head and streams keys and values with an online softmax.

@@ -1,4 +1,5 @@
 # pitfall: an fp16 accumulator (zeros(Float16, ...)): muladd accumulates and rounds in Float16; expect: MISMATCH
+# lint: jl-accumulator-precision@17
 # layout: logical
 # cuTile.jl translation of batched_matmul.py: A (Bt, M, K), B (Bt, K, N) as in Python;
 # 3-d tiles with a batch dim of 1 are reshaped to matrices for muladd.

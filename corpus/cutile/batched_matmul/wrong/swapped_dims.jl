@@ -1,4 +1,5 @@
 # pitfall: swapped stride/dims: the batch indexed as the first dim in a flipped file, where it is the last; expect: MISMATCH
+# lint: jl-array-tile-shape@16
 # layout: flipped
 # cuTile.jl translation of batched_matmul.py: the batch is the last dim here, A is
 # (K, M, Bt), B (N, K, Bt) and C (N, M, Bt), so each batch computes C = B * A (as

@@ -1,4 +1,5 @@
 # pitfall: an undotted + of a (TM, TN) tile and a (1, TN) row: Julia's + needs equal shapes, the compiler rejects it; expect: BUILD-FAIL
+# lint: jl-undotted-shapes@14
 # layout: logical
 # cuTile.jl translation of bias_add.py: y = x .+ b with x (M, N) as in Python. Julia
 # broadcasts from the left, so the row vector b (N,) is reshaped to (1, N) first.

@@ -1,4 +1,5 @@
 # pitfall: a dotted .* where the matrix product was meant (acc .+ a .* b for ct.mma); expect: MISMATCH
+# lint: jl-broadcast-shapes@20
 # layout: logical
 # cuTile.jl translation of matmul.py: C = A * B, A (M, K) and B (K, N) as in Python;
 # f32 operands go to the tensor cores as TFloat32, accumulating in Float32.

@@ -1,4 +1,5 @@
 # pitfall: the logical-layout product (A tile (bm, k) times B tile (k, bn)) in a flipped file: the accumulator is C's transpose; expect: MISMATCH
+# lint: jl-array-tile-shape@14 jl-accumulator-shape@20 jl-index-dims@22
 # layout: flipped
 # cuTile.jl translation of matmul.py: here A is (K, M), B (N, K) and C (N, M), so
 # C = B * A; block (bm, bn) owns C's (TN, TM) tile at (bn, bm).

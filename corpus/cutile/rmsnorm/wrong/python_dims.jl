@@ -1,4 +1,5 @@
 # pitfall: the Python axis kept (dims=2) for a flipped row (TN, 1): every element is its own mean; expect: MISMATCH
+# lint: jl-reduce-unit-dim@12
 # layout: flipped
 # cuTile.jl translation of rmsnorm.py: x is (N, rows) here, so a row is the column
 # tile (TN, 1), the mean reduces dims=1, and the weight (TN,) broadcasts as it is.

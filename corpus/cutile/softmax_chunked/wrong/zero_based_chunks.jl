@@ -1,4 +1,5 @@
 # pitfall: a Python-style 0:chunks-1 loop: chunk 0 lies before the row and the last chunk is never read; expect: MISMATCH
+# lint: jl-zero-based-index@24
 # layout: flipped
 # cuTile.jl translation of softmax_chunked.py: x is (N, rows) here; three passes over
 # (TN, 1) column chunks, reduced over dims=1.

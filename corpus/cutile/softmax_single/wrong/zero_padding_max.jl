@@ -1,4 +1,5 @@
 # pitfall: PaddingMode.Zero before a max (other=0): the padded zeros win the max of a negative row; expect: MISMATCH
+# lint: jl-padding-zero-before-max@11
 # layout: logical
 # cuTile.jl translation of softmax_single.py: one row (1, TN) per block, reduced over
 # dims=2 (kept, so the max and the sum broadcast back over the row).

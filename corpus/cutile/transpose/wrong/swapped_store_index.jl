@@ -1,4 +1,5 @@
 # pitfall: the store index not swapped (y's tile (j, i) for block (i, j)); expect: MISMATCH
+# lint: jl-index-dims@12
 # layout: flipped
 # cuTile.jl translation of transpose.py: x is (N, M) and y (M, N) here; block (i, j)
 # loads x's (TN, TM) tile at (j, i) and stores it permuted as y's tile (i, j).

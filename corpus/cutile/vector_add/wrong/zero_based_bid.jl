@@ -1,4 +1,5 @@
 # pitfall: 0-based block id (ct.bid(1) - 1, as cuTile Python's ct.bid(0)); expect: MISMATCH
+# lint: jl-zero-based-index@10 jl-zero-based-index@11 jl-zero-based-index@12
 # layout: logical
 # cuTile.jl translation of vector_add.py: c = alpha * a + b, 1-based block ids.
 import cuTile as ct

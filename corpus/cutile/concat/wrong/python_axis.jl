@@ -1,0 +1,16 @@
+# pitfall: the Python axis kept as a Julia dim in a flipped file (cat along dims=2 of (TA, TM) and (TB, TM) tiles): the tiles go end to end along the rows instead of stacking their columns; expect: MISMATCH
+# lint: jl-cat-dims@14
+# layout: flipped
+# cuTile.jl translation of concat.py: a is (A, M), b (B, M) and y (A + B, M) here (the
+# same bytes, column-major), so the tiles are (TA, TM) and (TB, TM).
+import cuTile as ct
+
+function concat(a::ct.TileArray{T,2}, b::ct.TileArray{T,2}, y::ct.TileArray{T,2},
+                TM::Int, TA::Int, TB::Int) where {T}
+    i = ct.bid(1)
+    ta = ct.load(a; index=(1, i), shape=(TA, TM), padding_mode=ct.PaddingMode.Zero)
+    tb = ct.load(b; index=(1, i), shape=(TB, TM), padding_mode=ct.PaddingMode.Zero)
+    # y's tile (1, i) is (TA + TB, TM); this one is (TA, 2 TM)
+    ct.store(y; index=(1, i), tile=cat(ta, tb; dims=2))
+    return
+end
