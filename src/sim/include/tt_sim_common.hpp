@@ -310,17 +310,45 @@ template <class E> constexpr bool race_inline()
 #endif
 }
 
+// Kernel code reaches the shadow (tt_sim_rword) and its access addresses
+// (race_ip) only through volatile accesses of types of their own.  Why: a
+// shared access's check needs the thread's stamp, the interval's base and
+// the shadow's base, a chain of loads from the block and thread records;
+// the compiler keeps them in registers across a loop of shared accesses
+// only if nothing in the loop may write those records.  So
+// - the out-of-line call (race_slow) declares no memory output: it writes
+//   only the shadow entry and access addresses of this word (or fails the
+//   launch and never returns), and GCC's loop-invariant motion gives up on a
+//   loop that holds an asm with one;
+// - as the compiler does not know that call writes the entry, every load of
+//   the shadow is volatile (read again after each call, never merged with an
+//   earlier one) and so is every store (never dropped or moved across the
+//   call, which reads them; the call also takes the entry as an input);
+// - the stamps and addresses are enum classes, which have alias sets of
+//   their own (type-based aliasing, -O2), so that the inline stores cannot
+//   alias the records either.  (The runtime, another translation unit,
+//   writes the same memory as uint64_t.)
+enum class race_stamp : uint64_t {};
+enum class race_addr : uintptr_t {};
+struct race_word {
+    race_stamp w, r;
+};
+static_assert(sizeof(race_word) == sizeof(tt_sim_rword) && sizeof(race_addr) == sizeof(uintptr_t),
+              "race_word is the layout of tt_sim_rword");
+// A shadow entry and its two access addresses are 16 bytes per 4 bytes of
+// the arena: both are at byte 4 * (p - shared) of their arrays.
+static_assert(sizeof(race_word) == 4 * 4 && 2 * sizeof(race_addr) == 4 * 4,
+              "16 bytes of shadow and of addresses per word");
+
 // The out-of-line check of the word at p (shadow entry e, its access
 // addresses ipp[0..1]), from kernel code.  x86-64 without AVX: through
-// tt_sim_race_call, which keeps every register, and with only that entry and
-// the word as the asm's memory (an ordinary call, or a "memory" clobber,
-// would make the compiler keep the kernel loop's values, its float
-// accumulators above all, in memory for the whole loop); below the red zone,
-// x87 registers clobbered.  (Whatever else the runtime writes there, kernel
-// code never reads.)
+// tt_sim_race_call, which keeps every register, and with only the entry, the
+// word and the stored value as the asm's memory, all inputs (above: why no
+// outputs); below the red zone, x87 registers clobbered.  (Whatever else the
+// runtime writes there, kernel code never reads.)
 template <class E>
 TT_SIM_AI inline void race_slow(const E *p, int is_write, const E *v, const tt_sim_site *s,
-                                tt_sim_rword *e, uintptr_t *ipp)
+                                race_word *e, race_addr *ipp)
 {
 #if defined(__x86_64__) && !defined(__AVX__) && !defined(TT_SIM_NO_RACE_CALL)
     register const void *rdi __asm__("rdi") = (const void *)p;
@@ -329,11 +357,12 @@ TT_SIM_AI inline void race_slow(const E *p, int is_write, const E *v, const tt_s
     register const void *rcx __asm__("rcx") = (const void *)v;
     register const tt_sim_site *r8 __asm__("r8") = s;
     __asm__ volatile("lea -128(%%rsp), %%rsp\n\tcall tt_sim_race_call\n\tlea 128(%%rsp), %%rsp"
-                     : "+m"(*e), "+m"(ipp[0]), "+m"(ipp[1])
-                     : "r"(rdi), "r"(rsi), "r"(rdx), "r"(rcx), "r"(r8),
-                       "m"(*p), "m"(*(v ? v : p))
+                     :
+                     : "r"(rdi), "r"(rsi), "r"(rdx), "r"(rcx), "r"(r8), "m"(*e), "m"(ipp[0]),
+                       "m"(ipp[1]), "m"(*p), "m"(*(v ? v : p))
                      : "cc", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)");
 #else
+    // an ordinary call: the compiler assumes it writes any memory
     (void)e;
     (void)ipp;
     if (v)
@@ -343,33 +372,98 @@ TT_SIM_AI inline void race_slow(const E *p, int is_write, const E *v, const tt_s
 #endif
 }
 
+TT_SIM_AI inline uint64_t race_ld(const race_stamp *q)
+{
+    return uint64_t(*const_cast<const volatile race_stamp *>(q));
+}
+TT_SIM_AI inline void race_st(race_stamp *q, uint64_t v)
+{
+    *const_cast<volatile race_stamp *>(q) = race_stamp(v);
+}
+TT_SIM_AI inline void race_st_ip(race_addr *q, void *ip)
+{
+    *const_cast<volatile race_addr *>(q) = race_addr(uintptr_t(ip));
+}
+
+// What the check of an access needs of the block and the running thread,
+// all loaded unconditionally (so that a loop can load them once): whether
+// the check is on, where the shadow entry and access addresses of the word
+// at p are (at 4 * p plus dsh, dip: 16 bytes per 4 bytes of the arena), the
+// thread's stamp and the interval's base.
+struct race_ctx {
+    bool on;
+    uintptr_t dsh, dip;
+    uint64_t m, base;
+    TT_SIM_AI race_word *entry(const void *p) const
+    {
+        return reinterpret_cast<race_word *>(dsh + 4 * uintptr_t(p)); // (p is 4-byte aligned)
+    }
+    TT_SIM_AI race_addr *ips(const race_word *e) const
+    {
+        return reinterpret_cast<race_addr *>(uintptr_t(e) + (dip - dsh));
+    }
+};
+TT_SIM_AI inline race_ctx race_here()
+{
+    tt_sim_block *b = tt_sim_blk;
+    const tt_sim_thread *t = tt_sim_cur;
+    race_ctx c;
+    c.on = b->race_shadow != nullptr;
+    c.dsh = uintptr_t(b->race_shadow) - 4 * uintptr_t(b->shared);
+    c.dip = uintptr_t(b->race_ip) - 4 * uintptr_t(b->shared);
+    c.m = (b->race_ival[t->warp_id] << 16) | (t->linear + 1);
+    c.base = b->race_base;
+    return c;
+}
+
 template <class E> TT_SIM_AI inline void race_read(const E *p, const tt_sim_site *s)
 {
     if constexpr (race_inline<E>()) {
-        tt_sim_block *b = tt_sim_blk;
-        tt_sim_rword *sh = b->race_shadow;
-        if (!sh)
+        race_ctx c = race_here();
+        if (!c.on)
             return;
-        size_t i = size_t((const char *)p - b->shared) >> 2;
-        const tt_sim_thread *t = tt_sim_cur;
-        uint64_t m = (b->race_ival[t->warp_id] << 16) | (t->linear + 1), base = b->race_base;
-        tt_sim_rword *e = sh + i;
-        uint64_t w = e->w, r = e->r;
+        race_word *e = c.entry(p);
+        const uint64_t m = c.m, base = c.base;
+        const uint64_t group = (m & ~uint64_t(0xFFFF)) | TT_SIM_RACE_GROUP;
+        const uint64_t sat = base | TT_SIM_RACE_SAT;
+        // Reads that the summary already holds change nothing, and need no
+        // look at the last write: a summary that holds this thread's stamp,
+        // its warp interval's GROUP or SAT was made by reads that each found
+        // the last write ordered before them (or the launch failed there),
+        // and the write is still the last one (a write resets the summary).
+        // A write ordered before all of them is ordered before this read: by
+        // its thread's earlier read in this interval (own stamp), or because
+        // it is of an earlier barrier interval, or of an earlier interval of
+        // this warp (GROUP: a write in this interval of this warp by any lane
+        // but the reader races with the GROUP's other reader; SAT: a write in
+        // this interval races with one of the warps).
+        uint64_t r = race_ld(&e->r);
+        // one test and branch each, the common ones first (the empty asm
+        // keeps GCC from merging the tests into setcc/or chains)
+        if (__builtin_expect(r == sat, 1))
+            return;
+        __asm__("" : "+r"(r));
+        if (__builtin_expect(r == group, 1))
+            return;
+        __asm__("" : "+r"(r));
+        if (__builtin_expect(r == m, 1))
+            return;
+        uint64_t w = race_ld(&e->w);
+        race_addr *ipp = c.ips(e);
         if (__builtin_expect(w < base || w == m, 1)) {
-            if (r == m || r == ((m & ~uint64_t(0xFFFF)) | TT_SIM_RACE_GROUP) ||
-                r == (base | TT_SIM_RACE_SAT))
-                return;
-            if (r < base) {
-                e->r = m;
-                b->race_ip[2 * i + 1] = uintptr_t(TT_SIM_HERE());
-                return;
+            // no write to order after: the read joins the summary
+            // (tt_sim_shared.c, reads_add)
+            uint64_t ivr = r >> 16, ivm = m >> 16;
+            if (r < base || (ivr != ivm && ((ivr ^ ivm) & ((1u << TT_SIM_RACE_WARP_BITS) - 1)) == 0)) {
+                // none, or only reads of an earlier interval of this warp
+                race_st(&e->r, m);
+                race_st_ip(ipp + 1, TT_SIM_HERE());
+            } else { // another lane of this warp's interval, or another warp's
+                race_st(&e->r, ivr == ivm ? group : sat);
             }
-            if ((r >> 16) == (m >> 16)) { // another lane of this warp's interval
-                e->r = (m & ~uint64_t(0xFFFF)) | TT_SIM_RACE_GROUP;
-                return;
-            }
+            return;
         }
-        race_slow(p, 0, static_cast<const E *>(nullptr), s, e, b->race_ip + 2 * i);
+        race_slow(p, 0, static_cast<const E *>(nullptr), s, e, ipp);
         return;
     }
     tt_sim_shared_access((const void *)p, sizeof(E), 0, s);
@@ -378,22 +472,20 @@ template <class E> TT_SIM_AI inline void race_read(const E *p, const tt_sim_site
 template <class E> TT_SIM_AI inline void race_write(const E *p, const E *v, const tt_sim_site *s)
 {
     if constexpr (race_inline<E>()) {
-        tt_sim_block *b = tt_sim_blk;
-        tt_sim_rword *sh = b->race_shadow;
-        if (!sh)
+        race_ctx c = race_here();
+        if (!c.on)
             return;
-        size_t i = size_t((const char *)p - b->shared) >> 2;
-        const tt_sim_thread *t = tt_sim_cur;
-        uint64_t m = (b->race_ival[t->warp_id] << 16) | (t->linear + 1), base = b->race_base;
-        tt_sim_rword *e = sh + i;
-        uint64_t w = e->w, r = e->r;
+        race_word *e = c.entry(p);
+        race_addr *ipp = c.ips(e);
+        const uint64_t m = c.m, base = c.base;
+        uint64_t w = race_ld(&e->w), r = race_ld(&e->r);
         if (__builtin_expect((w < base || w == m) && (r < base || r == m), 1)) {
-            e->w = m;
-            e->r = 0;
-            b->race_ip[2 * i] = uintptr_t(TT_SIM_HERE());
+            race_st(&e->w, m);
+            race_st(&e->r, 0);
+            race_st_ip(ipp, TT_SIM_HERE());
             return;
         }
-        race_slow(p, 1, v, s, e, b->race_ip + 2 * i);
+        race_slow(p, 1, v, s, e, ipp);
         return;
     }
     if (v)

@@ -290,9 +290,14 @@ void tt_sim_shared_store(const void *addr, size_t size, const void *val,
 void tt_sim_race_slow(const void *addr, size_t size, int is_write, const void *val,
                       const tt_sim_site *site, void *ip) TT_SIM_NOTHROW;
 
-/* Index check of an instrumented __shared__ array (OOB). */
+/* Index check of an instrumented __shared__ array (OOB): fails the launch,
+ * never returns (so kernel code keeps its values in registers across it). */
 void tt_sim_shared_oob(const tt_sim_site *site, const char *name, long long index,
-                       long long extent) TT_SIM_NOTHROW;
+                       long long extent) TT_SIM_NOTHROW
+#if defined(__GNUC__)
+    __attribute__((noreturn, cold))
+#endif
+    ;
 
 /* Fails the launch from kernel code (__trap, assert, invalid mask, PTX, ...). */
 void tt_sim_fail(tt_sim_status status, const char *file, int line, const char *fmt, ...)
