@@ -416,6 +416,39 @@ TT_SIM_AI inline race_ctx race_here()
     return c;
 }
 
+// A read that the summary r of its word (shadow entry e) does not hold yet:
+// when the last write is ordered before it, it joins the summary
+// (tt_sim_shared.c, reads_add), else the runtime decides.
+template <class E>
+TT_SIM_AI inline void race_read_join(const E *p, const tt_sim_site *s, const race_ctx &c, race_word *e,
+                                     uint64_t r)
+{
+    const uint64_t m = c.m, base = c.base;
+    uint64_t w = race_ld(&e->w);
+    race_addr *ipp = c.ips(e);
+    if (__builtin_expect(w < base || w == m, 1)) {
+        if (r < base) { // none yet: the first
+            race_st(&e->r, m);
+            race_st_ip(ipp + 1, TT_SIM_HERE());
+            return;
+        }
+        uint64_t ivr = r >> 16, ivm = m >> 16;
+        if (ivr == ivm) { // another lane of this warp's interval
+            race_st(&e->r, (m & ~uint64_t(0xFFFF)) | TT_SIM_RACE_GROUP);
+            return;
+        }
+        if (((ivr ^ ivm) & ((1u << TT_SIM_RACE_WARP_BITS) - 1)) == 0) {
+            // only reads of an earlier interval of this warp, ordered before it
+            race_st(&e->r, m);
+            race_st_ip(ipp + 1, TT_SIM_HERE());
+            return;
+        }
+        race_st(&e->r, base | TT_SIM_RACE_SAT); // another warp's
+        return;
+    }
+    race_slow(p, 0, static_cast<const E *>(nullptr), s, e, ipp);
+}
+
 template <class E> TT_SIM_AI inline void race_read(const E *p, const tt_sim_site *s)
 {
     if constexpr (race_inline<E>()) {
@@ -440,30 +473,15 @@ template <class E> TT_SIM_AI inline void race_read(const E *p, const tt_sim_site
         uint64_t r = race_ld(&e->r);
         // one test and branch each, the common ones first (the empty asm
         // keeps GCC from merging the tests into setcc/or chains)
-        if (__builtin_expect(r == sat, 1))
+        if (r == sat)
             return;
         __asm__("" : "+r"(r));
-        if (__builtin_expect(r == group, 1))
+        if (r == group)
             return;
         __asm__("" : "+r"(r));
-        if (__builtin_expect(r == m, 1))
+        if (r == m)
             return;
-        uint64_t w = race_ld(&e->w);
-        race_addr *ipp = c.ips(e);
-        if (__builtin_expect(w < base || w == m, 1)) {
-            // no write to order after: the read joins the summary
-            // (tt_sim_shared.c, reads_add)
-            uint64_t ivr = r >> 16, ivm = m >> 16;
-            if (r < base || (ivr != ivm && ((ivr ^ ivm) & ((1u << TT_SIM_RACE_WARP_BITS) - 1)) == 0)) {
-                // none, or only reads of an earlier interval of this warp
-                race_st(&e->r, m);
-                race_st_ip(ipp + 1, TT_SIM_HERE());
-            } else { // another lane of this warp's interval, or another warp's
-                race_st(&e->r, ivr == ivm ? group : sat);
-            }
-            return;
-        }
-        race_slow(p, 0, static_cast<const E *>(nullptr), s, e, ipp);
+        race_read_join(p, s, c, e, r);
         return;
     }
     tt_sim_shared_access((const void *)p, sizeof(E), 0, s);
