@@ -560,6 +560,16 @@ template <class T> class sview {
     elem *p_;
     const tt_sim_site *s_;
     const char *name_;
+    // the element (a view of it, or a checked reference) at a checked index
+    template <class X> TT_SIM_AI decltype(auto) at(X ix) const
+    {
+        if constexpr (std::is_array<elem>::value)
+            return sview<elem>(&p_[ix], s_, name_);
+        else if constexpr (std::is_arithmetic<elem>::value)
+            return sref<elem>(&p_[ix], s_);
+        else
+            return (p_[ix]);
+    }
 
 public:
     static constexpr size_t extent = std::extent<T>::value;
@@ -567,15 +577,20 @@ public:
     TT_SIM_AI sview(elem *p, const tt_sim_site *s, const char *n) : p_(p), s_(s), name_(n) {}
     template <class I> TT_SIM_AI decltype(auto) operator[](I i) const
     {
-        long long ix = (long long)i;
-        if (extent && (ix < 0 || (size_t)ix >= extent))
-            tt_sim_shared_oob(s_, name_, ix, (long long)extent);
-        if constexpr (std::is_array<elem>::value)
-            return sview<elem>(&p_[ix], s_, name_);
-        else if constexpr (std::is_arithmetic<elem>::value)
-            return sref<elem>(&p_[ix], s_);
-        else
-            return (p_[ix]);
+        if constexpr (extent != 0 && extent <= UINT32_MAX && std::is_integral<I>::value &&
+                      sizeof(I) <= 4) {
+            // one unsigned 32-bit compare (a negative index is above any
+            // extent), and an index that needs no sign extension
+            uint32_t ux = uint32_t(i);
+            if (ux >= extent)
+                tt_sim_shared_oob(s_, name_, (long long)i, (long long)extent);
+            return at(ux);
+        } else {
+            long long ix = (long long)i;
+            if (extent && (ix < 0 || (size_t)ix >= extent))
+                tt_sim_shared_oob(s_, name_, ix, (long long)extent);
+            return at(ix);
+        }
     }
     operator elem *() const { return p_; }
     template <class U> explicit operator U *() const { return reinterpret_cast<U *>(p_); }
