@@ -387,7 +387,9 @@ TT_SIM_AI inline void race_st_ip(race_addr *q, void *ip)
 
 // What the check of an access needs of the block and the running thread,
 // all loaded unconditionally (so that a loop can load them once): whether
-// the check is on, where the shadow entry and access addresses of the word
+// the check is on (for writes: a read needs no test, as a launch without the
+// check gives its blocks the runtime's pass table, whose every read summary
+// is the SAT of their base 0), where the shadow entry and access addresses of the word
 // at p are (at 4 * p plus dsh, dip: 16 bytes per 4 bytes of the arena), the
 // thread's stamp and the interval's base.
 struct race_ctx {
@@ -408,7 +410,7 @@ TT_SIM_AI inline race_ctx race_here()
     tt_sim_block *b = tt_sim_blk;
     const tt_sim_thread *t = tt_sim_cur;
     race_ctx c;
-    c.on = b->race_shadow != nullptr;
+    c.on = b->race_ip != nullptr;
     c.dsh = uintptr_t(b->race_shadow) - 4 * uintptr_t(b->shared);
     c.dip = uintptr_t(b->race_ip) - 4 * uintptr_t(b->shared);
     c.m = (b->race_ival[t->warp_id] << 16) | (t->linear + 1);
@@ -453,8 +455,6 @@ template <class E> TT_SIM_AI inline void race_read(const E *p, const tt_sim_site
 {
     if constexpr (race_inline<E>()) {
         race_ctx c = race_here();
-        if (!c.on)
-            return;
         race_word *e = c.entry(p);
         const uint64_t m = c.m, base = c.base;
         const uint64_t group = (m & ~uint64_t(0xFFFF)) | TT_SIM_RACE_GROUP;

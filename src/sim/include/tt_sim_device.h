@@ -133,9 +133,11 @@ typedef struct tt_sim_block {
     const uint32_t *rg_order;    /* linear id by schedule position; NULL:
                                     forward (the identity) */
     uint64_t *rg_vals;           /* chain values by linear id */
-    /* race check (runtime-private): the shadow of the arena's words (NULL
-     * when off), where each word's last access is recorded (2 per word:
-     * write, read), and the stamp of the current barrier interval's start */
+    /* race check (runtime-private): the shadow of the arena's words (when
+     * off: a read-only table whose every read summary is SAT of base 0, the
+     * base of such a launch), where each word's last access is recorded (2
+     * per word: write, read; NULL when off), and the stamp of the current
+     * barrier interval's start */
     tt_sim_rword *race_shadow;
     uintptr_t *race_ip;          /* (integers: stores of them clobber no pointer) */
     uint64_t race_base;
