@@ -287,12 +287,12 @@ inline T *shared_static_ptr(Tag, const char *file, int line, const char *name, s
 #define TT_SIM_AI __attribute__((always_inline))
 
 // The race check's common cases, inline (the runtime's tt_sim_shared.c
-// explains the stamps and decides the rest, with the same answers): the
-// word was last written in an earlier barrier interval or by this thread in
-// its current one, and this read is already summarised (own, GROUP of this
-// warp's interval, SAT) or starts or widens the summary within one warp
-// interval; a write meets no access but this thread's own in its interval.
-// Whatever is recorded keeps its code address, for the report of a later
+// explains the stamps and decides the rest, with the same answers): a read
+// that its word's summary already holds (own stamp, GROUP of this warp's
+// interval, SAT); a read that joins the summary (first reader, GROUP, an
+// earlier interval of its warp, SAT) when the word was last written in an
+// earlier barrier interval or by this thread; a write that meets no access
+// but this thread's own in its interval.  Whatever is recorded keeps its code address, for the report of a later
 // conflict (TT_SIM_HERE: the address of the access itself, as the runtime's
 // return address of an out-of-line call names its call).  Elsewhere (other
 // sizes, other CPUs) every access is an out-of-line call.
