@@ -516,6 +516,21 @@ Test(detect, race_read_summaries_inline)
         }
         cfg.regions = 0;
     }
+    // without the check, reads meet the runtime's read-only pass table (a
+    // write to it would crash): no race, the same outputs; with it again,
+    // the race is back (nothing of the unchecked launch counts)
+    cfg.schedules[0] = TT_SIM_SCHED_FORWARD;
+    cfg.race_check = 0;
+    tt_sim_result r = TT_SIM_LAUNCH(stale_summary_then_race, cfg, out, 1);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    cr_expect_eq(out[0], 10.0f);
+    cr_expect_eq(out[3], 10.0f); // 8 + the 2.0f thread 5 stored
+    r = TT_SIM_LAUNCH(group_then_other_warp_then_write, cfg, out);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    cfg.race_check = 1;
+    r = TT_SIM_LAUNCH(stale_summary_then_race, cfg, out, 1);
+    cr_assert_eq(r.status, TT_SIM_ERR_RACE, "%s", r.message);
+    expect_line(r, "LINE_STALE_W");
     tt_sim_free(out);
 }
 
