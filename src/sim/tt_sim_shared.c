@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 typedef struct shared_decl {
     char name[64];
@@ -259,6 +260,36 @@ void tt_sim_race_slow(const void *addr, size_t size, int is_write, const void *v
                       const tt_sim_site *site, void *ip)
 {
     shadow_access(addr, size, is_write, val, site, ip);
+}
+
+/* The pass table: the shadow a launch without the race check points its
+ * blocks at (tt_sim_worker.c), so that the shims' read check needs no test of
+ * whether the check is on (tt_sim_common.hpp, race_read): every entry's read
+ * summary is SAT of base 0, the base of every block of such a launch (no
+ * interval is ever started), so every read returns at its first compare and
+ * nothing writes the table (the shims' writes and the runtime test whether
+ * the check is on).  It covers the static arena, the only memory the checked
+ * views reach.  Read-only after it is made, once per process. */
+static pthread_once_t pass_once = PTHREAD_ONCE_INIT;
+static tt_sim_rword *pass_table;
+
+static void pass_make(void)
+{
+    size_t words = TT_SIM_STATIC_SHARED_MAX / 4, bytes = words * sizeof(tt_sim_rword);
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return;
+    tt_sim_rword *t = p;
+    for (size_t i = 0; i < words; i++)
+        t[i].r = TT_SIM_RACE_SAT; /* (base 0) | SAT */
+    mprotect(p, bytes, PROT_READ);
+    pass_table = t;
+}
+
+const tt_sim_rword *tt_sim_race_pass_table(void)
+{
+    pthread_once(&pass_once, pass_make);
+    return pass_table;
 }
 
 void tt_sim_note(tt_sim_run *L, const char *kind, const char *text)

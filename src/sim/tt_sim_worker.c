@@ -191,6 +191,15 @@ static int worker_maps(tt_sim_worker *w)
         w->shadow = m->shadow;
         blk->race_shadow = m->shadow;
         blk->race_ip = (uintptr_t *)(m->shadow + words);
+    } else {
+        /* the shims' reads find the pass table's SAT (base 0: no interval
+         * starts) and look no further; race_ip NULL tells their writes */
+        const tt_sim_rword *pass = tt_sim_race_pass_table();
+        if (!pass)
+            return -1;
+        blk->race_shadow = (tt_sim_rword *)pass;
+        blk->race_ip = NULL;
+        blk->race_base = 0;
     }
     return 0;
 }

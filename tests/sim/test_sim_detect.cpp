@@ -487,6 +487,53 @@ Test(detect, race_summaries_of_reads_and_warp_syncs)
     tt_sim_free(out);
 }
 
+// The inline read check's shortcut and its summaries' widening (what a read
+// that it wrongly took for one already summarised would miss), in every
+// schedule; the barrier-only kernel also as a coroutine and as a region
+// kernel (C++20 builds).
+Test(detect, race_read_summaries_inline)
+{
+    float *out = (float *)tt_sim_alloc(64 * sizeof(float));
+    tt_sim_config cfg = sim_cfg(1, 64, 32);
+    tt_sim_schedule order[] = {TT_SIM_SCHED_FORWARD, TT_SIM_SCHED_REVERSE, TT_SIM_SCHED_RANDOM};
+    for (tt_sim_schedule o : order) {
+        cfg.schedules[0] = o;
+        cfg.nschedules = 1;
+        tt_sim_result r = TT_SIM_LAUNCH(group_then_other_warp_then_write, cfg, out);
+        cr_assert_eq(r.status, TT_SIM_ERR_RACE, "sched %d: %s", (int)o, r.message);
+        expect_line(r, "LINE_WIDEN_W");
+        for (int regions = 0; regions < 2; regions++) {
+            cfg.regions = regions;
+            r = TT_SIM_LAUNCH(stale_summary_then_race, cfg, out, 1);
+            cr_assert_eq(r.status, TT_SIM_ERR_RACE, "sched %d, regions %d: %s", (int)o, regions,
+                         r.message);
+            if (o != TT_SIM_SCHED_RANDOM)
+                expect_line(r, o == TT_SIM_SCHED_FORWARD ? "LINE_STALE_W" : "LINE_STALE_R");
+            r = TT_SIM_LAUNCH(stale_summary_then_race, cfg, out, 0);
+            cr_assert_eq(r.status, TT_SIM_OK, "sched %d, regions %d: %s", (int)o, regions, r.message);
+            cr_expect_eq(out[0], 10.0f);
+            cr_expect_eq(out[5], 9.0f);
+        }
+        cfg.regions = 0;
+    }
+    // without the check, reads meet the runtime's read-only pass table (a
+    // write to it would crash): no race, the same outputs; with it again,
+    // the race is back (nothing of the unchecked launch counts)
+    cfg.schedules[0] = TT_SIM_SCHED_FORWARD;
+    cfg.race_check = 0;
+    tt_sim_result r = TT_SIM_LAUNCH(stale_summary_then_race, cfg, out, 1);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    cr_expect_eq(out[0], 10.0f);
+    cr_expect_eq(out[3], 10.0f); // 8 + the 2.0f thread 5 stored
+    r = TT_SIM_LAUNCH(group_then_other_warp_then_write, cfg, out);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    cfg.race_check = 1;
+    r = TT_SIM_LAUNCH(stale_summary_then_race, cfg, out, 1);
+    cr_assert_eq(r.status, TT_SIM_ERR_RACE, "%s", r.message);
+    expect_line(r, "LINE_STALE_W");
+    tt_sim_free(out);
+}
+
 Test(detect, poisoned_shuffle_that_reaches_an_output_fails)
 {
     float *in = (float *)tt_sim_alloc(48 * sizeof(float));

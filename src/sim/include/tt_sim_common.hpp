@@ -286,121 +286,7 @@ inline T *shared_static_ptr(Tag, const char *file, int line, const char *name, s
 // their runtime call, which must therefore lie in the kernel's own code.
 #define TT_SIM_AI __attribute__((always_inline))
 
-// The race check's common cases, inline (the runtime's tt_sim_shared.c
-// explains the stamps and decides the rest, with the same answers): the
-// word was last written in an earlier barrier interval or by this thread in
-// its current one, and this read is already summarised (own, GROUP of this
-// warp's interval, SAT) or starts or widens the summary within one warp
-// interval; a write meets no access but this thread's own in its interval.
-// Whatever is recorded keeps its code address, for the report of a later
-// conflict (TT_SIM_HERE: the address of the access itself, as the runtime's
-// return address of an out-of-line call names its call).  Elsewhere (other
-// sizes, other CPUs) every access is an out-of-line call.
-#if defined(__x86_64__)
-#define TT_SIM_HERE() ({ void *ip_; __asm__ volatile("lea 0(%%rip), %0" : "=r"(ip_)); ip_; })
-#elif defined(__aarch64__)
-#define TT_SIM_HERE() ({ void *ip_; __asm__ volatile("adr %0, ." : "=r"(ip_)); ip_; })
-#endif
-template <class E> constexpr bool race_inline()
-{
-#ifdef TT_SIM_HERE
-    return sizeof(E) == 4;
-#else
-    return false;
-#endif
-}
-
-// The out-of-line check of the word at p (shadow entry e, its access
-// addresses ipp[0..1]), from kernel code.  x86-64 without AVX: through
-// tt_sim_race_call, which keeps every register, and with only that entry and
-// the word as the asm's memory (an ordinary call, or a "memory" clobber,
-// would make the compiler keep the kernel loop's values, its float
-// accumulators above all, in memory for the whole loop); below the red zone,
-// x87 registers clobbered.  (Whatever else the runtime writes there, kernel
-// code never reads.)
-template <class E>
-TT_SIM_AI inline void race_slow(const E *p, int is_write, const E *v, const tt_sim_site *s,
-                                tt_sim_rword *e, uintptr_t *ipp)
-{
-#if defined(__x86_64__) && !defined(__AVX__) && !defined(TT_SIM_NO_RACE_CALL)
-    register const void *rdi __asm__("rdi") = (const void *)p;
-    register size_t rsi __asm__("rsi") = sizeof(E);
-    register long rdx __asm__("rdx") = is_write;
-    register const void *rcx __asm__("rcx") = (const void *)v;
-    register const tt_sim_site *r8 __asm__("r8") = s;
-    __asm__ volatile("lea -128(%%rsp), %%rsp\n\tcall tt_sim_race_call\n\tlea 128(%%rsp), %%rsp"
-                     : "+m"(*e), "+m"(ipp[0]), "+m"(ipp[1])
-                     : "r"(rdi), "r"(rsi), "r"(rdx), "r"(rcx), "r"(r8),
-                       "m"(*p), "m"(*(v ? v : p))
-                     : "cc", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)");
-#else
-    (void)e;
-    (void)ipp;
-    if (v)
-        tt_sim_shared_store((const void *)p, sizeof(E), (const void *)v, s);
-    else
-        tt_sim_shared_access((const void *)p, sizeof(E), is_write, s);
-#endif
-}
-
-template <class E> TT_SIM_AI inline void race_read(const E *p, const tt_sim_site *s)
-{
-    if constexpr (race_inline<E>()) {
-        tt_sim_block *b = tt_sim_blk;
-        tt_sim_rword *sh = b->race_shadow;
-        if (!sh)
-            return;
-        size_t i = size_t((const char *)p - b->shared) >> 2;
-        const tt_sim_thread *t = tt_sim_cur;
-        uint64_t m = (b->race_ival[t->warp_id] << 16) | (t->linear + 1), base = b->race_base;
-        tt_sim_rword *e = sh + i;
-        uint64_t w = e->w, r = e->r;
-        if (__builtin_expect(w < base || w == m, 1)) {
-            if (r == m || r == ((m & ~uint64_t(0xFFFF)) | TT_SIM_RACE_GROUP) ||
-                r == (base | TT_SIM_RACE_SAT))
-                return;
-            if (r < base) {
-                e->r = m;
-                b->race_ip[2 * i + 1] = uintptr_t(TT_SIM_HERE());
-                return;
-            }
-            if ((r >> 16) == (m >> 16)) { // another lane of this warp's interval
-                e->r = (m & ~uint64_t(0xFFFF)) | TT_SIM_RACE_GROUP;
-                return;
-            }
-        }
-        race_slow(p, 0, static_cast<const E *>(nullptr), s, e, b->race_ip + 2 * i);
-        return;
-    }
-    tt_sim_shared_access((const void *)p, sizeof(E), 0, s);
-}
-
-template <class E> TT_SIM_AI inline void race_write(const E *p, const E *v, const tt_sim_site *s)
-{
-    if constexpr (race_inline<E>()) {
-        tt_sim_block *b = tt_sim_blk;
-        tt_sim_rword *sh = b->race_shadow;
-        if (!sh)
-            return;
-        size_t i = size_t((const char *)p - b->shared) >> 2;
-        const tt_sim_thread *t = tt_sim_cur;
-        uint64_t m = (b->race_ival[t->warp_id] << 16) | (t->linear + 1), base = b->race_base;
-        tt_sim_rword *e = sh + i;
-        uint64_t w = e->w, r = e->r;
-        if (__builtin_expect((w < base || w == m) && (r < base || r == m), 1)) {
-            e->w = m;
-            e->r = 0;
-            b->race_ip[2 * i] = uintptr_t(TT_SIM_HERE());
-            return;
-        }
-        race_slow(p, 1, v, s, e, b->race_ip + 2 * i);
-        return;
-    }
-    if (v)
-        tt_sim_shared_store((const void *)p, sizeof(E), v, s);
-    else
-        tt_sim_shared_access((const void *)p, sizeof(E), 1, s);
-}
+#include "tt_sim_race.hpp" // the race check's inline part (inside namespace tt_sim)
 
 template <class E> class sref {
     E *p_;
@@ -450,6 +336,16 @@ template <class T> class sview {
     elem *p_;
     const tt_sim_site *s_;
     const char *name_;
+    // the element (a view of it, or a checked reference) at a checked index
+    template <class X> TT_SIM_AI decltype(auto) at(X ix) const
+    {
+        if constexpr (std::is_array<elem>::value)
+            return sview<elem>(&p_[ix], s_, name_);
+        else if constexpr (std::is_arithmetic<elem>::value)
+            return sref<elem>(&p_[ix], s_);
+        else
+            return (p_[ix]);
+    }
 
 public:
     static constexpr size_t extent = std::extent<T>::value;
@@ -457,15 +353,20 @@ public:
     TT_SIM_AI sview(elem *p, const tt_sim_site *s, const char *n) : p_(p), s_(s), name_(n) {}
     template <class I> TT_SIM_AI decltype(auto) operator[](I i) const
     {
-        long long ix = (long long)i;
-        if (extent && (ix < 0 || (size_t)ix >= extent))
-            tt_sim_shared_oob(s_, name_, ix, (long long)extent);
-        if constexpr (std::is_array<elem>::value)
-            return sview<elem>(&p_[ix], s_, name_);
-        else if constexpr (std::is_arithmetic<elem>::value)
-            return sref<elem>(&p_[ix], s_);
-        else
-            return (p_[ix]);
+        if constexpr (extent != 0 && extent <= UINT32_MAX && std::is_integral<I>::value &&
+                      sizeof(I) <= 4) {
+            // one unsigned 32-bit compare (a negative index is above any
+            // extent), and an index that needs no sign extension
+            uint32_t ux = uint32_t(i);
+            if (ux >= extent)
+                tt_sim_shared_oob(s_, name_, (long long)i, (long long)extent);
+            return at(ux);
+        } else {
+            long long ix = (long long)i;
+            if (extent && (ix < 0 || (size_t)ix >= extent))
+                tt_sim_shared_oob(s_, name_, ix, (long long)extent);
+            return at(ix);
+        }
     }
     operator elem *() const { return p_; }
     template <class U> explicit operator U *() const { return reinterpret_cast<U *>(p_); }

@@ -133,9 +133,11 @@ typedef struct tt_sim_block {
     const uint32_t *rg_order;    /* linear id by schedule position; NULL:
                                     forward (the identity) */
     uint64_t *rg_vals;           /* chain values by linear id */
-    /* race check (runtime-private): the shadow of the arena's words (NULL
-     * when off), where each word's last access is recorded (2 per word:
-     * write, read), and the stamp of the current barrier interval's start */
+    /* race check (runtime-private): the shadow of the arena's words (when
+     * off: a read-only table whose every read summary is SAT of base 0, the
+     * base of such a launch), where each word's last access is recorded (2
+     * per word: write, read; NULL when off), and the stamp of the current
+     * barrier interval's start */
     tt_sim_rword *race_shadow;
     uintptr_t *race_ip;          /* (integers: stores of them clobber no pointer) */
     uint64_t race_base;
@@ -290,9 +292,14 @@ void tt_sim_shared_store(const void *addr, size_t size, const void *val,
 void tt_sim_race_slow(const void *addr, size_t size, int is_write, const void *val,
                       const tt_sim_site *site, void *ip) TT_SIM_NOTHROW;
 
-/* Index check of an instrumented __shared__ array (OOB). */
+/* Index check of an instrumented __shared__ array (OOB): fails the launch,
+ * never returns (so kernel code keeps its values in registers across it). */
 void tt_sim_shared_oob(const tt_sim_site *site, const char *name, long long index,
-                       long long extent) TT_SIM_NOTHROW;
+                       long long extent) TT_SIM_NOTHROW
+#if defined(__GNUC__)
+    __attribute__((noreturn, cold))
+#endif
+    ;
 
 /* Fails the launch from kernel code (__trap, assert, invalid mask, PTX, ...). */
 void tt_sim_fail(tt_sim_status status, const char *file, int line, const char *fmt, ...)

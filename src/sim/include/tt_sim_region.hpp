@@ -45,11 +45,32 @@ template <class T> inline T *rg_alloc()
 // copyable): read from the thread's element, written back when the loop's
 // body ends however it ends.  A local copy the compiler can keep in a
 // register; the element itself lives in memory across every call.
+// The write-back is left out where the compiler proves the copy unchanged
+// (an arithmetic or pointer local the loop only reads: every stretch binds
+// every kept local, and a store the compiler must keep for each of them,
+// around kernel stores that may alias the element, was a third of a tiled
+// matmul's instructions outside its inner loop).  __builtin_constant_p never
+// evaluates its argument: where it cannot fold (-O0, a changed copy, other
+// types) the copy is written back.
 template <class T> struct rg_local {
     T *home;
     T v;
-    __attribute__((always_inline)) explicit rg_local(T &h) : home(&h), v(h) {}
-    __attribute__((always_inline)) ~rg_local() { *home = v; }
+    const T orig;
+    __attribute__((always_inline)) explicit rg_local(T &h) : home(&h), v(h), orig(v) {}
+    __attribute__((always_inline)) ~rg_local()
+    {
+        if constexpr (std::is_arithmetic<T>::value || std::is_pointer<T>::value) {
+            using U = std::conditional_t<sizeof(T) == 1, uint8_t,
+                      std::conditional_t<sizeof(T) == 2, uint16_t,
+                      std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+            if constexpr (sizeof(U) == sizeof(T)) {
+                if (__builtin_constant_p(__builtin_bit_cast(U, v) == __builtin_bit_cast(U, orig)) &&
+                    __builtin_bit_cast(U, v) == __builtin_bit_cast(U, orig))
+                    return;
+            }
+        }
+        *home = v;
+    }
     rg_local(const rg_local &) = delete;
     rg_local &operator=(const rg_local &) = delete;
 };

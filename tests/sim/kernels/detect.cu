@@ -327,6 +327,50 @@ __global__ void write_sync_then_other_lane(float *out, int sync)
     out[threadIdx.x] = s[7];
 }
 
+// The inline read check's shortcut (tt_sim_common.hpp, race_read): a read
+// whose summary already holds its stamp, its warp interval's GROUP or this
+// interval's SAT changes nothing.  Lanes of warp 1 read s[0] (GROUP of
+// warp 1), then lane 0 of warp 0 reads it: the summary must widen to SAT,
+// not count as warp 1's GROUP.  Warp 1 then syncs and lane 40 writes s[0]: a
+// race with lane 0's read, which only the widened summary remembers (in
+// reverse order; in forward order lane 0 reads first).
+__global__ void group_then_other_warp_then_write(float *out)
+{
+    __shared__ float s[64];
+    s[threadIdx.x] = 1.0f;
+    __syncthreads();
+    float v = 0.0f;
+    if (threadIdx.x >= 32 || threadIdx.x == 0)
+        v = s[0];
+    __syncwarp();
+    if (threadIdx.x == 40)
+        s[0] = v + 1.0f;  // LINE_WIDEN_W
+    __syncthreads();
+    out[threadIdx.x] = s[threadIdx.x];
+}
+
+// Every thread reads s[0..7] in a loop (SAT: lanes of both warps), and after
+// the barrier lane 0 reads s[3] while lane 5 writes it: a race, which needs
+// lane 0's read to replace the last interval's SAT with its own stamp (in
+// forward order; in reverse order the read meets the write).  With
+// `racy` 0, only lane 0 reads: no race.
+__global__ void stale_summary_then_race(float *out, int racy)
+{
+    __shared__ float s[64];
+    s[threadIdx.x] = 1.0f;
+    __syncthreads();
+    float acc = 0.0f;
+    for (int k = 0; k < 8; k++)
+        acc += s[k];
+    __syncthreads();
+    if (threadIdx.x == 0)
+        acc += s[3];  // LINE_STALE_R
+    if (threadIdx.x == 5 && racy)
+        s[3] = 2.0f;  // LINE_STALE_W
+    __syncthreads();
+    out[threadIdx.x] = acc + s[threadIdx.x];
+}
+
 // 48 threads: lanes 0-15 of warp 1 read lanes 16-31, which do not exist.
 __global__ void poison_reaches_output(const float *in, float *out)
 {
