@@ -111,4 +111,5 @@ Test(rulebook, target_defines_come_from_the_analyzers_options) {
   free(hip);
   tt_rulebook_free(book);
   free(path);
+  free(dir);
 }
