@@ -11,6 +11,7 @@
 
 #include "sema/sema_internal.h"
 #include "util/fs.h"
+#include "util/relocate.h"
 #include "util/util.h"
 
 #ifndef TT_SIM_INCLUDE_DIR
@@ -36,6 +37,18 @@ struct tt_sema {
   int pch_state;             /* 0 not tried, 1 built, -1 failed: -include the shim instead */
 };
 
+/* The sim's CUDA headers clang parses against: TILETRANS_SIM_INCLUDE_DIR when set, else
+ * the installed copy beside the executable (an install whose source tree is gone: the
+ * compiled-in path no longer exists, <cooperative_groups.h> is not found, and a call on a
+ * tile becomes a recovery expression with no argument types), else the source tree's.
+ * Caller frees. */
+static char *default_shim_dir(void) {
+  const char *env = getenv("TILETRANS_SIM_INCLUDE_DIR");
+  if (env && *env) return tt_xstrdup(env);
+  char *installed = tt_relocate_find(TT_INSTALL_DATADIR "/tiletrans/sim/include");
+  return installed ? installed : tt_xstrdup(TT_SIM_INCLUDE_DIR);
+}
+
 tt_sema *tt_sema_new(const tt_sema_options *o) {
   tt_sema *s = tt_xcalloc(1, sizeof *s);
   static const tt_sema_options none = {0};
@@ -44,7 +57,7 @@ tt_sema *tt_sema_new(const tt_sema_options *o) {
   s->defines = tt_sema_copy_strings(o->defines, o->n_defines);
   s->hip_defines = tt_sema_copy_strings(o->hip_defines, o->n_hip_defines);
   s->cc_dir = o->compile_commands ? tt_fs_dirname(o->compile_commands) : NULL;
-  s->shim_dir = tt_xstrdup(o->shim_dir ? o->shim_dir : TT_SIM_INCLUDE_DIR);
+  s->shim_dir = o->shim_dir ? tt_xstrdup(o->shim_dir) : default_shim_dir();
   if (o->off) s->why = "the semantic layer is off (--no-sema)";
   pthread_mutex_init(&s->lock, NULL);
   return s;
