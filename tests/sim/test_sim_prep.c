@@ -1,4 +1,4 @@
-/* tt_sim_prepare_source(): the rewrites of __shared__ declarations, shuffle
+/* tt_xf_prepare_source(): the rewrites of __shared__ declarations, shuffle
  * chains and coroutine kernels keep everything else (and every line number)
  * unchanged. */
 #include <criterion/criterion.h>
@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tt_sim.h"
+#include "xform/prep.h"
 
 static char *prep(const char *src)
 {
     char *out = NULL, err[256] = "";
-    int rc = tt_sim_prepare_source(src, strlen(src), &out, err, sizeof err);
+    int rc = tt_xf_prepare_source(src, strlen(src), &out, err, sizeof err);
     cr_assert_eq(rc, 0, "prepare failed: %s", err);
     return out;
 }
@@ -94,7 +94,7 @@ Test(prep, initializer_is_an_error)
 {
     char *out = NULL, err[256] = "";
     const char *src = "void f() {\n __shared__ int c = 0;\n}\n";
-    cr_expect_eq(tt_sim_prepare_source(src, strlen(src), &out, err, sizeof err), -1);
+    cr_expect_eq(tt_xf_prepare_source(src, strlen(src), &out, err, sizeof err), -1);
     cr_expect(strstr(err, "line 2") != NULL, "%s", err);
 }
 
@@ -313,7 +313,7 @@ Test(prep, chain_not_recognised_is_left_unchanged)
 /* ---- coroutine kernels --------------------------------------------------- */
 
 /* The lambda of a chain and the whole forms (tt_sim.h), spelled out here
- * independently of tt_sim_prep_chain.c. */
+ * independently of src/xform/prep_chain.c. */
 #define CHAIN_LAMBDA(X, O)                                                                    \
     "[](::tt_sim::chain_t<decltype(" X ")> tt_sim_a_, ::tt_sim::chain_t<decltype(" X ")> "    \
     "tt_sim_r_) -> ::tt_sim::chain_t<decltype(" X ")> { " O " }"
@@ -333,7 +333,7 @@ Test(prep, chain_not_recognised_is_left_unchanged)
 #define RG_START "\n#ifndef TT_SIM_NO_REGIONS\nif (TT_SIM_RG_ENTER()) { [&] {"
 #define RG_END "\n}(); TT_SIM_CO_RETURN; }\n#endif\n#line "
 
-/* The text without its region forms (tt_sim_prep_rg.c), which are inserted
+/* The text without its region forms (src/xform/prep_rg.c), which are inserted
  * whole after a token: what the other rewrites wrote.  *n (may be NULL)
  * counts the forms. */
 static char *strip_rg(const char *s, int *n)
@@ -467,7 +467,7 @@ Test(prep, co_bench_reduce)
 {
     const char *head =
         "// reduce.hip — the 1M-element shuffle reduction of bench/sim, written as a\n"
-        "// user writes it.  bench/sim passes it through tt_sim_prepare_source (as\n"
+        "// user writes it.  bench/sim passes it through tt_xf_prepare_source (as\n"
         "// `tiletrans check` does), which turns each shuffle loop into a chain the\n"
         "// runtime can run as one warp collective.\n";
     char src[4096], want[16384];
@@ -549,7 +549,7 @@ static int forms_of(const char *src)
 
 #define K(body) "__global__ void k(float *p, float v) {\n" body "\n}\n"
 
-/* Which coroutine kernels get a region form (tt_sim_prep_rg.c). */
+/* Which coroutine kernels get a region form (src/xform/prep_rg.c). */
 Test(prep, rg_which_kernels)
 {
     /* locals across barriers, of plain types */

@@ -1,6 +1,6 @@
-/* tt_sim_prep_tok.c — the tokenizer of tt_sim_prepare_source()'s
+/* prep_tok.c — the tokenizer of tt_xf_prepare_source()'s
  * token-based rewrites, and the bracket tests they share (see
- * tt_sim_prep_tok.h).
+ * prep_tok.h).
  *
  * Why tokens: both rewrites must never see code inside a comment, a
  * literal or a preprocessor line, and must keep every byte they do not
@@ -9,7 +9,7 @@
  * full C++ lexer: it only has to cut the text where a compiler would, and
  * to mark what it does not understand (T_OTHER) so that callers leave it.
  */
-#include "tt_sim_prep_tok.h"
+#include "prep_tok.h"
 
 /* ---------------------------------------------------------------- lexing */
 
@@ -153,7 +153,7 @@ static size_t scan_token(const char *t, size_t n, size_t i, int line_start, tok 
     return e;
 }
 
-int tt_sim_tok_split(toks *ts, size_t n)
+int tt_xf_tok_split(toks *ts, size_t n)
 {
     size_t cap = 0;
     int line_start = 1; /* only blanks and comments so far on this line */
@@ -180,7 +180,7 @@ int tt_sim_tok_split(toks *ts, size_t n)
 
 /* ---------------------------------------------------------------- brackets */
 
-size_t tt_sim_tok_match_close(const toks *ts, size_t open)
+size_t tt_xf_tok_match_close(const toks *ts, size_t open)
 {
     static const char opens[] = "([{", closes[] = ")]}";
     char want[64];
@@ -207,7 +207,7 @@ size_t tt_sim_tok_match_close(const toks *ts, size_t open)
  * itself (pair[open] = the open one below it), so no other memory is
  * needed.  A closing bracket of the wrong kind pairs with nothing and pops
  * nothing; brackets still open at the end pair with nothing. */
-void tt_sim_tok_pairs(const toks *ts, size_t *pair)
+void tt_xf_tok_pairs(const toks *ts, size_t *pair)
 {
     static const char opens[] = "([{", closes[] = ")]}";
     size_t top = TOK_NONE;
@@ -233,7 +233,7 @@ void tt_sim_tok_pairs(const toks *ts, size_t *pair)
     }
 }
 
-int tt_sim_tok_count_top_level(const toks *ts, size_t a, size_t b, const char *sep)
+int tt_xf_tok_count_top_level(const toks *ts, size_t a, size_t b, const char *sep)
 {
     int depth = 0, count = 0;
     for (size_t i = a; i < b; i++) {

@@ -1,6 +1,6 @@
-/* tt_sim_prep_own.c — a source's own definitions of the names the shims make
- * macros (see tt_sim_prep_own.h). */
-#include "tt_sim_prep_own.h"
+/* prep_own.c — a source's own definitions of the names the shims make
+ * macros (see prep_own.h). */
+#include "prep_own.h"
 
 /* The warp functions that both shims define as function-like macros (they
  * pass the call site).  On a GPU they are overloaded functions, so a port
@@ -25,10 +25,10 @@ static int declares(const toks *ts, size_t i)
            !in_list(ts, p, not_types);
 }
 
-int tt_sim_prep_own(const char *text, size_t len, sbuf *out)
+int tt_xf_prep_own(const char *text, size_t len, sbuf *out)
 {
     toks ts = {text, NULL, 0};
-    if (tt_sim_tok_split(&ts, len) != 0) {
+    if (tt_xf_tok_split(&ts, len) != 0) {
         free(ts.v);
         return -1;
     }
@@ -37,7 +37,7 @@ int tt_sim_prep_own(const char *text, size_t len, sbuf *out)
         if (ts.v[i].kind != T_ID || !in_list(&ts, i, macro_fns) || !declares(&ts, i))
             continue;
         sb_put(out, text + done, ts.v[i].s - done);
-        sb_puts(out, TT_SIM_PREP_OWN_PREFIX);
+        sb_puts(out, TT_XF_PREP_OWN_PREFIX);
         done = ts.v[i].s;
     }
     sb_put(out, text + done, len - done);
