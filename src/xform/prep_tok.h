@@ -66,7 +66,8 @@ static inline void sb_newlines(sbuf *b, const char *t, size_t from, size_t to)
 #define TOK_NONE SIZE_MAX
 
 /* Comments, literals and preprocessor lines are single tokens, so nothing
- * inside them is ever seen as code.  Kinds below T_OTHER are code. */
+ * inside them is ever seen as code.  Kinds below T_OTHER are code; T_OTHER
+ * is a byte no rule knows (a stray character). */
 enum { T_ID, T_NUM, T_PUNCT, T_OTHER, T_COMMENT, T_STR, T_PP };
 
 typedef struct tok {
@@ -147,8 +148,10 @@ static inline size_t tok_prev(const toks *ts, size_t i)
     return TOK_NONE;
 }
 
-/* Cuts ts->t[0, n) into ts->v (ts->v NULL and ts->n 0 on entry).  Returns
- * 0, or -1 when out of memory (ts->v may then hold a partial array). */
+/* Cuts ts->t[0, n) into ts->v (ts->v NULL and ts->n 0 on entry): the leaves
+ * of its tree-sitter parse (prep_tok.c says how they are normalised).
+ * Returns 0, or -1 when out of memory or the text cannot be parsed (over 4 GB)
+ * (ts->v may then hold a partial array). */
 int tt_xf_tok_split(toks *ts, size_t n);
 
 /* Index of the bracket closing the one at `open`, or TOK_NONE when brackets

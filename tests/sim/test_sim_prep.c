@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "xform/prep.h"
+#include "xform/prep_tok.h"
 
 static char *prep(const char *src)
 {
@@ -954,4 +955,74 @@ Test(prep, own_overloads_of_macro_warp_functions)
     cr_expect_eq(lines(o), lines(src));
     expect_fixed_point(o);
     free(o);
+}
+
+/* ---- the token view (src/xform/prep_tok.c): the leaves of the tree-sitter parse,
+ * cut as a lexer cuts them, which is what every token pass above relies on. */
+
+/* The tokens of src as "K:text" joined by '|' (K: i id, n number, p punctuator,
+ * o other, c comment, s literal, d directive); caller frees. */
+static char *token_list(const char *src)
+{
+    static const char kinds[] = "inpocsd";
+    toks ts = {src, NULL, 0};
+    cr_assert_eq(tt_xf_tok_split(&ts, strlen(src)), 0);
+    sbuf b = {0};
+    for (size_t i = 0; i < ts.n; i++) {
+        char k[3] = {kinds[ts.v[i].kind], ':', 0};
+        if (i)
+            sb_puts(&b, "|");
+        sb_puts(&b, k);
+        sb_put(&b, src + ts.v[i].s, ts.v[i].e - ts.v[i].s);
+    }
+    sb_put(&b, "", 0);
+    free(ts.v);
+    return b.p;
+}
+
+static void expect_tokens(const char *src, const char *want)
+{
+    char *got = token_list(src);
+    cr_expect_str_eq(got, want, "tokens of:\n%s", src);
+    free(got);
+}
+
+/* The grammar splits `>>` that closes two template lists and `::` in an asm
+ * statement, and has one `<<<` token for a launch: the passes see `>>`, `::`
+ * and `<<` `<`, as they would from a lexer. */
+Test(tokens, punctuators_are_cut_by_maximal_munch)
+{
+    expect_tokens("A<B<int>> x;", "i:A|p:<|i:B|p:<|i:int|p:>>|i:x|p:;");
+    expect_tokens("void f(){ k<<<1, 32>>>(p); }",
+                  "i:void|i:f|p:(|p:)|p:{|i:k|p:<<|p:<|n:1|p:,|n:32|p:>>|p:>|p:(|i:p|p:)|p:;|p:}");
+    expect_tokens("void f(int x){ asm volatile(\"\" :: \"r\"(x)); }",
+                  "i:void|i:f|p:(|i:int|i:x|p:)|p:{|i:asm|i:volatile|p:(|s:\"\"|p:::|s:\"r\"|p:(|i:x|p:)|p:)|p:;|p:}");
+}
+
+/* A negative number is one number_literal to the grammar, two tokens to the passes;
+ * a number with a user-defined suffix is one. */
+Test(tokens, numbers)
+{
+    expect_tokens("int x = -1;", "i:int|i:x|p:=|p:-|n:1|p:;");
+    expect_tokens("auto y = 0_ic + 2.5e-3f;", "i:auto|i:y|p:=|n:0_ic|p:+|n:2.5e-3f|p:;");
+}
+
+/* A directive is one token from `#` to the end of its line, comments and
+ * continuations included; a `#` that does not start a line is no directive. */
+Test(tokens, directives_are_lines)
+{
+    expect_tokens("#if A // c\nint x;\n#endif // e\n",
+                  "d:#if A // c|i:int|i:x|p:;|d:#endif // e");
+    expect_tokens("#define M(a) \\\n  (a + 1)\nint y = M(2);\n",
+                  "d:#define M(a) \\\n  (a + 1)|i:int|i:y|p:=|i:M|p:(|n:2|p:)|p:;");
+    expect_tokens("int z; #endif\n", "i:int|i:z|p:;|o:#|i:endif");
+}
+
+/* What the parser cannot read still gets a lexer's tokens; a byte no rule knows is
+ * T_OTHER (the coroutine pass then leaves the kernel on fibers). */
+Test(tokens, text_the_parser_cannot_read)
+{
+    expect_tokens("void f(float *p) { p[0] = 1 @ 2; }",
+                  "i:void|i:f|p:(|i:float|p:*|i:p|p:)|p:{|i:p|p:[|n:0|p:]|p:=|n:1|o:@|n:2|p:;|p:}");
+    expect_tokens("x = \"a // b\"; /* c */ 'q';", "i:x|p:=|s:\"a // b\"|p:;|c:/* c */|s:'q'|p:;");
 }
