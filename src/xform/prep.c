@@ -243,6 +243,10 @@ static int prepare_shared(const char *text, size_t len, sbuf *b, char *err, size
                         i++;
                     i++;
                 }
+                /* a declaration after a directive starts after it: DeepSpeed's
+                 * `#endif` then `extern __shared__ __align__(128) half smem[];`
+                 * lost its #endif into the type */
+                stmt_start = i;
                 continue;
             }
             k += 6;

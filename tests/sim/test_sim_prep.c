@@ -91,6 +91,24 @@ Test(prep, shared_after_a_define_line)
     free(o);
 }
 
+/* The same after any other directive (DeepSpeed's kernel_matmul.cuh: an
+ * `#endif` closing debug asserts right before `extern __shared__`; the
+ * declaration took the `#endif` into its type and the output did not compile). */
+Test(prep, shared_after_an_endif_line)
+{
+    const char *src = "__global__ void k(float *p) {\n"
+                      "#ifdef DEBUG_MODE\n"
+                      "  assert(p);\n"
+                      "#endif\n"
+                      "  extern __shared__ __align__(128) float smem[];\n"
+                      "  smem[0] = p[0];\n"
+                      "}\n";
+    char *o = prep(src);
+    cr_expect(strstr(o, "#endif\n  TT_SIM_SHARED_EXTERN(smem, 128, ([]), float);\n") != NULL, "%s", o);
+    cr_expect_eq(lines(o), lines(src));
+    free(o);
+}
+
 Test(prep, initializer_is_an_error)
 {
     char *out = NULL, err[256] = "";
