@@ -1,5 +1,5 @@
 // micro.hip — the micro-benchmark kernels of bench/sim, written as a user
-// writes them; bench/sim passes them through tt_sim_prepare_source, as
+// writes them; bench/sim passes them through tt_xf_prepare_source, as
 // `tiletrans check` does (so `barriers` becomes a coroutine kernel and the
 // shuffle loop a chain, as they would in a check).
 __global__ void barriers(int *out, int iters)

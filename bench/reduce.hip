@@ -1,5 +1,5 @@
 // reduce.hip — the 1M-element shuffle reduction of bench/sim, written as a
-// user writes it.  bench/sim passes it through tt_sim_prepare_source (as
+// user writes it.  bench/sim passes it through tt_xf_prepare_source (as
 // `tiletrans check` does), which turns each shuffle loop into a chain the
 // runtime can run as one warp collective.
 __global__ void reduce_prepared(const float *in, float *out, int n)

@@ -1,7 +1,7 @@
 // sim_bench.cpp — micro-benchmarks of the SIMT CPU executor (run by bench/sim).
 // Each figure is printed beside a native serial C++ baseline measured in the
 // same run.  The kernels are bench/micro.hip and bench/reduce.hip after
-// tt_sim_prepare_source, as `tiletrans check` runs them (region kernels,
+// tt_xf_prepare_source, as `tiletrans check` runs them (region kernels,
 // coroutine kernels, fused shuffle chains); the reduction also runs as
 // coroutines (cfg.regions = 0), on fibers (cfg.coroutines = 0), and
 // written here in the prepared form without chains (one collective per
@@ -38,7 +38,7 @@ __global__ void reduce(const float *in, float *out, int n)
     }
 }
 
-// bench/micro.hip and bench/reduce.hip after tt_sim_prepare_source (made by bench/sim)
+// bench/micro.hip and bench/reduce.hip after tt_xf_prepare_source (made by bench/sim)
 #include "micro.prep.hip"
 #include "reduce.prep.hip"
 

@@ -38,7 +38,7 @@ static const char *const k_nvcc_flags[] = {"-O1", "-std=c++17", "-DTILETRANS_CHE
  * mode keeps, so `__syncwarp()` would not compile. */
 static const char *const k_cxx_std[] = {"-std=gnu++20", "-std=gnu++17", NULL};
 /* Before C++17, C++20 once more without the kernels' region forms
- * (TT_SIM_NO_REGIONS, src/sim/tt_sim_prep_rg.c), in case a form is what C++20
+ * (TT_SIM_NO_REGIONS, src/xform/prep_rg.c), in case a form is what C++20
  * rejected: the coroutines then still run. */
 static const char *const k_no_regions = "-DTT_SIM_NO_REGIONS";
 /* CPU seconds for a compile with the precompiled shim: ~0.5 s is usual, the heaviest

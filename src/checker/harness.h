@@ -2,7 +2,7 @@
  *
  * Owned by the checker. For each (spec, side) tiletrans writes a harness TU that
  * includes the sim shim (CUDA or HIP semantics, TT_SIM_WARP fixed at compile time),
- * then the kernel source (prepared by tt_sim_prepare_source), and a main() that
+ * then the kernel source (prepared by tt_xf_prepare_source), and a main() that
  * loads the inputs tiletrans generated, launches the kernel through TT_SIM_LAUNCH,
  * and writes the outputs and a result file. The harness text depends only on the
  * kernel's signature as the spec describes it (and on the buffer offsets of a

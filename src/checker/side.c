@@ -12,17 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tt_sim.h"
 #include "util/util.h"
-
-/* The sim's source preparation lives in its runtime library. Without the sim
- * (TT_CHECK_HAVE_SIM unset by CMake) a weak reference lets the checker build and
- * report clearly; with it the reference must be strong, because a weak one does not
- * pull the function out of a static library. */
-#ifndef TT_CHECK_HAVE_SIM
-#pragma weak tt_sim_prepare_source
-#endif
-
+#include "xform/prep.h"
 
 void tt_check_side_init(tt_check_side_ctx *c, const tt_check_toolchain *tc, const tt_check_spec *spec,
                         const tt_check_options *o, const char *workdir, const char *role,
@@ -65,15 +56,8 @@ int tt_check_side_build(tt_check_side_ctx *c, char **err) {
     prepared = malloc(len + 1);
     if (prepared) { memcpy(prepared, text, len); prepared[len] = 0; }
   } else {
-#ifndef TT_CHECK_HAVE_SIM
-    if (!tt_sim_prepare_source) {
-      free(owned);
-      *err = strdup("this build of tiletrans lacks the SIMT executor (tt_sim_prepare_source)");
-      return -1;
-    }
-#endif
     char perr[512] = "";
-    if (tt_sim_prepare_source(text, len, &prepared, perr, sizeof perr) != 0) {
+    if (tt_xf_prepare_source(text, len, &prepared, perr, sizeof perr) != 0) {
       free(owned);
       *err = tt_xasprintf("%s: preparing the source for the SIMT executor failed: %s", c->path, perr);
       return -1;

@@ -6,7 +6,7 @@
  *
  * Why: a GPU thread on a fiber costs a context switch at every barrier and
  * collective, with a return the branch predictor cannot know, and a stack
- * of its own that the cache must hold.  A kernel that tt_sim_prepare_source
+ * of its own that the cache must hold.  A kernel that tt_xf_prepare_source
  * made a coroutine (every barrier and chain step in its own body, awaited)
  * suspends into this loop instead: a return to a known place, and a frame of
  * a few hundred bytes.  The bookkeeping (warps, barrier, ready bitmap,
@@ -95,7 +95,7 @@ uint64_t tt_sim_co_value(void)
 /* ---------------------------------------------------------------- blocks */
 
 /* Offers the block to the region form of the kernel: starts the thread at
- * position 0, whose kernel (when tt_sim_prepare_source gave it a region
+ * position 0, whose kernel (when tt_xf_prepare_source gave it a region
  * form) runs the whole block and returns with blk.rg = 2.  Returns 1 then;
  * otherwise the thread ran as a coroutine (and no later block is offered):
  * returns 0 with that thread started, finished or suspended. */

@@ -1,7 +1,7 @@
-/* tt_sim_prep IN OUT — runs tt_sim_prepare_source() on a file and writes it
+/* tt_sim_prep IN OUT — runs tt_xf_prepare_source() (src/xform/prep.h) on a file and writes it
  * with a leading `#line 1 "IN"` (used by the tests to prepare kernel sources
  * at build time; a harness generator should do the same). */
-#include "tt_sim.h"
+#include "xform/prep.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +27,7 @@ int main(int argc, char **argv)
     }
     fclose(f);
     char *out, err[256];
-    if (tt_sim_prepare_source(t, (size_t)n, &out, err, sizeof err) != 0) {
+    if (tt_xf_prepare_source(t, (size_t)n, &out, err, sizeof err) != 0) {
         fprintf(stderr, "%s: %s\n", argv[1], err);
         return 1;
     }

@@ -1,5 +1,5 @@
 // Coroutine kernels (src/sim/tt_sim_co.c, include/tt_sim_co.hpp): every
-// kernel of kernels/co.hip is made a coroutine by tt_sim_prepare_source; each
+// kernel of kernels/co.hip is made a coroutine by tt_xf_prepare_source; each
 // test runs it as one and on fibers (cfg.coroutines = 0), in every schedule,
 // and requires the same status, source line and outputs, bit for bit.  The
 // kernels that also got a region form (include/tt_sim_region.hpp) run a

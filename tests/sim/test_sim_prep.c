@@ -1,4 +1,4 @@
-/* tt_sim_prepare_source(): the rewrites of __shared__ declarations, shuffle
+/* tt_xf_prepare_source(): the rewrites of __shared__ declarations, shuffle
  * chains and coroutine kernels keep everything else (and every line number)
  * unchanged. */
 #include <criterion/criterion.h>
@@ -6,12 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tt_sim.h"
+#include "xform/prep.h"
+#include "xform/prep_tok.h"
 
 static char *prep(const char *src)
 {
     char *out = NULL, err[256] = "";
-    int rc = tt_sim_prepare_source(src, strlen(src), &out, err, sizeof err);
+    int rc = tt_xf_prepare_source(src, strlen(src), &out, err, sizeof err);
     cr_assert_eq(rc, 0, "prepare failed: %s", err);
     return out;
 }
@@ -90,11 +91,29 @@ Test(prep, shared_after_a_define_line)
     free(o);
 }
 
+/* The same after any other directive (DeepSpeed's kernel_matmul.cuh: an
+ * `#endif` closing debug asserts right before `extern __shared__`; the
+ * declaration took the `#endif` into its type and the output did not compile). */
+Test(prep, shared_after_an_endif_line)
+{
+    const char *src = "__global__ void k(float *p) {\n"
+                      "#ifdef DEBUG_MODE\n"
+                      "  assert(p);\n"
+                      "#endif\n"
+                      "  extern __shared__ __align__(128) float smem[];\n"
+                      "  smem[0] = p[0];\n"
+                      "}\n";
+    char *o = prep(src);
+    cr_expect(strstr(o, "#endif\n  TT_SIM_SHARED_EXTERN(smem, 128, ([]), float);\n") != NULL, "%s", o);
+    cr_expect_eq(lines(o), lines(src));
+    free(o);
+}
+
 Test(prep, initializer_is_an_error)
 {
     char *out = NULL, err[256] = "";
     const char *src = "void f() {\n __shared__ int c = 0;\n}\n";
-    cr_expect_eq(tt_sim_prepare_source(src, strlen(src), &out, err, sizeof err), -1);
+    cr_expect_eq(tt_xf_prepare_source(src, strlen(src), &out, err, sizeof err), -1);
     cr_expect(strstr(err, "line 2") != NULL, "%s", err);
 }
 
@@ -313,7 +332,7 @@ Test(prep, chain_not_recognised_is_left_unchanged)
 /* ---- coroutine kernels --------------------------------------------------- */
 
 /* The lambda of a chain and the whole forms (tt_sim.h), spelled out here
- * independently of tt_sim_prep_chain.c. */
+ * independently of src/xform/prep_chain.c. */
 #define CHAIN_LAMBDA(X, O)                                                                    \
     "[](::tt_sim::chain_t<decltype(" X ")> tt_sim_a_, ::tt_sim::chain_t<decltype(" X ")> "    \
     "tt_sim_r_) -> ::tt_sim::chain_t<decltype(" X ")> { " O " }"
@@ -333,7 +352,7 @@ Test(prep, chain_not_recognised_is_left_unchanged)
 #define RG_START "\n#ifndef TT_SIM_NO_REGIONS\nif (TT_SIM_RG_ENTER()) { [&] {"
 #define RG_END "\n}(); TT_SIM_CO_RETURN; }\n#endif\n#line "
 
-/* The text without its region forms (tt_sim_prep_rg.c), which are inserted
+/* The text without its region forms (src/xform/prep_rg.c), which are inserted
  * whole after a token: what the other rewrites wrote.  *n (may be NULL)
  * counts the forms. */
 static char *strip_rg(const char *s, int *n)
@@ -467,7 +486,7 @@ Test(prep, co_bench_reduce)
 {
     const char *head =
         "// reduce.hip — the 1M-element shuffle reduction of bench/sim, written as a\n"
-        "// user writes it.  bench/sim passes it through tt_sim_prepare_source (as\n"
+        "// user writes it.  bench/sim passes it through tt_xf_prepare_source (as\n"
         "// `tiletrans check` does), which turns each shuffle loop into a chain the\n"
         "// runtime can run as one warp collective.\n";
     char src[4096], want[16384];
@@ -549,7 +568,7 @@ static int forms_of(const char *src)
 
 #define K(body) "__global__ void k(float *p, float v) {\n" body "\n}\n"
 
-/* Which coroutine kernels get a region form (tt_sim_prep_rg.c). */
+/* Which coroutine kernels get a region form (src/xform/prep_rg.c). */
 Test(prep, rg_which_kernels)
 {
     /* locals across barriers, of plain types */
@@ -954,4 +973,74 @@ Test(prep, own_overloads_of_macro_warp_functions)
     cr_expect_eq(lines(o), lines(src));
     expect_fixed_point(o);
     free(o);
+}
+
+/* ---- the token view (src/xform/prep_tok.c): the leaves of the tree-sitter parse,
+ * cut as a lexer cuts them, which is what every token pass above relies on. */
+
+/* The tokens of src as "K:text" joined by '|' (K: i id, n number, p punctuator,
+ * o other, c comment, s literal, d directive); caller frees. */
+static char *token_list(const char *src)
+{
+    static const char kinds[] = "inpocsd";
+    toks ts = {src, NULL, 0};
+    cr_assert_eq(tt_xf_tok_split(&ts, strlen(src)), 0);
+    sbuf b = {0};
+    for (size_t i = 0; i < ts.n; i++) {
+        char k[3] = {kinds[ts.v[i].kind], ':', 0};
+        if (i)
+            sb_puts(&b, "|");
+        sb_puts(&b, k);
+        sb_put(&b, src + ts.v[i].s, ts.v[i].e - ts.v[i].s);
+    }
+    sb_put(&b, "", 0);
+    free(ts.v);
+    return b.p;
+}
+
+static void expect_tokens(const char *src, const char *want)
+{
+    char *got = token_list(src);
+    cr_expect_str_eq(got, want, "tokens of:\n%s", src);
+    free(got);
+}
+
+/* The grammar splits `>>` that closes two template lists and `::` in an asm
+ * statement, and has one `<<<` token for a launch: the passes see `>>`, `::`
+ * and `<<` `<`, as they would from a lexer. */
+Test(tokens, punctuators_are_cut_by_maximal_munch)
+{
+    expect_tokens("A<B<int>> x;", "i:A|p:<|i:B|p:<|i:int|p:>>|i:x|p:;");
+    expect_tokens("void f(){ k<<<1, 32>>>(p); }",
+                  "i:void|i:f|p:(|p:)|p:{|i:k|p:<<|p:<|n:1|p:,|n:32|p:>>|p:>|p:(|i:p|p:)|p:;|p:}");
+    expect_tokens("void f(int x){ asm volatile(\"\" :: \"r\"(x)); }",
+                  "i:void|i:f|p:(|i:int|i:x|p:)|p:{|i:asm|i:volatile|p:(|s:\"\"|p:::|s:\"r\"|p:(|i:x|p:)|p:)|p:;|p:}");
+}
+
+/* A negative number is one number_literal to the grammar, two tokens to the passes;
+ * a number with a user-defined suffix is one. */
+Test(tokens, numbers)
+{
+    expect_tokens("int x = -1;", "i:int|i:x|p:=|p:-|n:1|p:;");
+    expect_tokens("auto y = 0_ic + 2.5e-3f;", "i:auto|i:y|p:=|n:0_ic|p:+|n:2.5e-3f|p:;");
+}
+
+/* A directive is one token from `#` to the end of its line, comments and
+ * continuations included; a `#` that does not start a line is no directive. */
+Test(tokens, directives_are_lines)
+{
+    expect_tokens("#if A // c\nint x;\n#endif // e\n",
+                  "d:#if A // c|i:int|i:x|p:;|d:#endif // e");
+    expect_tokens("#define M(a) \\\n  (a + 1)\nint y = M(2);\n",
+                  "d:#define M(a) \\\n  (a + 1)|i:int|i:y|p:=|i:M|p:(|n:2|p:)|p:;");
+    expect_tokens("int z; #endif\n", "i:int|i:z|p:;|o:#|i:endif");
+}
+
+/* What the parser cannot read still gets a lexer's tokens; a byte no rule knows is
+ * T_OTHER (the coroutine pass then leaves the kernel on fibers). */
+Test(tokens, text_the_parser_cannot_read)
+{
+    expect_tokens("void f(float *p) { p[0] = 1 @ 2; }",
+                  "i:void|i:f|p:(|i:float|p:*|i:p|p:)|p:{|i:p|p:[|n:0|p:]|p:=|n:1|o:@|n:2|p:;|p:}");
+    expect_tokens("x = \"a // b\"; /* c */ 'q';", "i:x|p:=|s:\"a // b\"|p:;|c:/* c */|s:'q'|p:;");
 }

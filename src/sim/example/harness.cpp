@@ -1,5 +1,5 @@
 // Example harness for src/sim/README.md.  Build (KERNEL = the prepared
-// kernel source, see tt_sim_prepare_source):
+// kernel source, see tt_xf_prepare_source):
 //   c++ -O1 -g -std=gnu++20 -I<TT_SIM_INCLUDE_DIR> -DKERNEL='"block_sum.prep.hip"' \
 //       harness.cpp <libtt_sim_rt.a> -lpthread
 #define TT_SIM_WARP 64

@@ -2,7 +2,7 @@
 // tt_sim_common.hpp inside namespace tt_sim, after shfl_value; not usable on
 // its own.
 // ------------------------------------------------------------ shuffle chains
-// tt_sim_prepare_source() rewrites a loop `for (H) x = op(x, shfl(x, ...));`
+// tt_xf_prepare_source() rewrites a loop `for (H) x = op(x, shfl(x, ...));`
 // (nothing but x changes in it; op uses only x and the shuffled value) into
 //   if (chain_ok<decltype(x)>()) { chain_probe p; for (H) (void)shfl(x, ...);
 //       if (p.complete()) { x = p.run(x, op); done } }  if (!done) <the loop>

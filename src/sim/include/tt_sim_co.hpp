@@ -2,8 +2,8 @@
 // tt_sim_common.hpp inside namespace tt_sim, after the shuffle chains; not
 // usable on its own.
 //
-// tt_sim_prepare_source() makes a kernel a coroutine when every barrier and
-// shuffle chain it runs is in its own body (see tt_sim.h): its return type
+// tt_xf_prepare_source() makes a kernel a coroutine when every barrier and
+// shuffle chain it runs is in its own body (see src/xform/prep.h): its return type
 // becomes TT_SIM_CO_KERNEL, `return` TT_SIM_CO_RETURN, __syncthreads*(...)
 // TT_SIM_CO_SYNCTHREADS*(...), and each chain's run TT_SIM_CO_CHAIN.  Built
 // as C++20, these await: a GPU thread suspends at a barrier or chain step

@@ -7,7 +7,7 @@
 //
 // Kernel code runs as ordinary C++ on fibers: threadIdx & co. read the
 // running thread's state; barriers and warp collectives call the runtime,
-// which switches fibers.  A kernel that tt_sim_prepare_source made a
+// which switches fibers.  A kernel that tt_xf_prepare_source made a
 // coroutine awaits them instead (tt_sim_co.hpp).  Unsupported constructs (inline PTX, wmma, grid
 // sync) fail the BUILD with a message naming them.
 #ifndef TT_SIM_COMMON_HPP
@@ -83,9 +83,9 @@ using std::signbit;
 #endif
 
 // Unprepared __shared__ (a header the harness did not pass through
-// tt_sim_prepare_source) must not compile silently into something wrong.
+// tt_xf_prepare_source) must not compile silently into something wrong.
 #define __shared__ \
-    static_assert(false, "tt_sim: this __shared__ declaration was not rewritten; run the file through tt_sim_prepare_source()");
+    static_assert(false, "tt_sim: this __shared__ declaration was not rewritten; run the file through tt_xf_prepare_source()");
 
 #ifndef TT_SIM_RACECHECK
 #define TT_SIM_RACECHECK 1
@@ -532,7 +532,7 @@ inline tt_sim_result launch(const char *name, R (*kernel)(P...), const tt_sim_co
     ::tt_sim::launch_with(#kernel, kernel, [&](auto &...tt_sim_a_) { kernel(tt_sim_a_...); }, \
                           cfg, ##__VA_ARGS__)
 
-// The forms tt_sim_prepare_source() writes (see tt_sim.h).
+// The forms tt_xf_prepare_source() writes (see src/xform/prep.h).
 #define TT_SIM_SHARED(name, align, dims, ...)                                                   \
     auto &&name = ::tt_sim::shared_decl<__VA_ARGS__ TT_SIM_STRIP dims>([] {}, TT_SIM_SITE(#name), \
                                                                      #name, align)

@@ -170,7 +170,7 @@ uint64_t tt_sim_shfl(const tt_sim_site *site, int has_mask, uint64_t mask, uint6
                      int32_t src);
 
 /* Shuffle chains: the K shuffles of a loop `for (...) x = op(x, shfl(x, ...))`
- * that tt_sim_prepare_source() recognised (nothing but x changes in the loop;
+ * that tt_xf_prepare_source() recognised (nothing but x changes in the loop;
  * op depends only on x and the shuffled value).  A lane first replays the
  * loop with the shims' shuffles recording each step's source lane and mask
  * (tt_sim_chain_probe_rec non-NULL), into its slots of the block's
@@ -225,7 +225,7 @@ extern __thread tt_sim_chain_rec *tt_sim_chain_probe_rec;
  * way the result is what the loop computes shuffle by shuffle. */
 
 /* Coroutine kernels (tt_sim_co.c; the kernel side is tt_sim_co.hpp).  A
- * kernel that tt_sim_prepare_source() made a coroutine awaits its barriers
+ * kernel that tt_xf_prepare_source() made a coroutine awaits its barriers
  * and chain steps.  While tt_sim_blk->co is set, an awaiter books the
  * arrival with these calls, stores its frame in tt_sim_cur->co_frame and
  * suspends; the runtime resumes the frame once the barrier or collective has

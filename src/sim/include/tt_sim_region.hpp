@@ -2,7 +2,7 @@
 // tt_sim_common.hpp inside namespace tt_sim, after the shuffle chains; not
 // usable on its own.
 //
-// tt_sim_prepare_source() gives some coroutine kernels a second form of
+// tt_xf_prepare_source() gives some coroutine kernels a second form of
 // their body, run once per block instead of once per thread: each stretch
 // of the body between two barriers or chains becomes a loop over the block's
 // threads (TT_SIM_RG_FOR, in schedule order), as POCL compiles OpenCL
@@ -32,7 +32,7 @@ inline void *block_alloc(std::size_t n)
 }
 
 // One T per thread of the block (a region kernel's local), by linear id.
-// (The types tt_sim_prep_rg.c keeps per thread are trivially copyable.)
+// (The types src/xform/prep_rg.c keeps per thread are trivially copyable.)
 template <class T> inline T *rg_alloc()
 {
     static_assert(std::is_trivially_copyable<T>::value, "tt_sim: region locals are plain data");
@@ -41,7 +41,7 @@ template <class T> inline T *rg_alloc()
     return reinterpret_cast<T *>((p + a - 1) & ~std::uintptr_t(a - 1));
 }
 
-// A kept local's copy for one loop over the threads (tt_sim_prep_rg.c,
+// A kept local's copy for one loop over the threads (src/xform/prep_rg.c,
 // copyable): read from the thread's element, written back when the loop's
 // body ends however it ends.  A local copy the compiler can keep in a
 // register; the element itself lives in memory across every call.
@@ -278,7 +278,7 @@ template <class T, class F> inline void rg_chain(T *vals, F op, rg_steps_cache &
     rg_chain_run(vals, op, s ? s->src : nullptr, TT_SIM_WARP);
 }
 
-// The forms tt_sim_prepare_source() writes (see tt_sim.h).
+// The forms tt_xf_prepare_source() writes (see src/xform/prep.h).
 #define TT_SIM_RG_ENTER() ::tt_sim::rg_enter()
 // which threads returned (then skipped by every later loop), and how many
 #define TT_SIM_RG_EXITS                                                                  \

@@ -1,4 +1,4 @@
-// co.hip — kernels of test_sim_co.cpp.  tt_sim_prepare_source makes each a
+// co.hip — kernels of test_sim_co.cpp.  tt_xf_prepare_source makes each a
 // coroutine (its barriers and shuffle chains are in its own body); the tests
 // run each as a coroutine and on fibers (cfg.coroutines = 0) and compare.
 #include "co_helper.h"

@@ -34,7 +34,7 @@ __global__ void partial_ok_hip(float *out)
 }
 
 // Shuffle chains: the same loops twice, rewritten into chains by
-// tt_sim_prepare_source (run as one collective when the whole warp takes
+// tt_xf_prepare_source (run as one collective when the whole warp takes
 // part) and kept shuffle by shuffle by the comment inside (the prep leaves
 // such loops alone).  Both must give the same values bit for bit.
 __global__ void chains_fused(float *fout, int *iout)

@@ -1,5 +1,5 @@
-/* tt_sim_prep_defs.c — what a source defines, for the coroutine-kernel
- * rewrite of tt_sim_prepare_source() (tt_sim_prep_co.c): its function
+/* prep_defs.c — what a source defines, for the coroutine-kernel
+ * rewrite of tt_xf_prepare_source() (prep_co.c): its function
  * definitions (and lambdas stored in namespace-scope variables), its
  * `__global__` declarations, its macros, and which of them block.
  *
@@ -10,18 +10,18 @@
  * blocking everywhere.  That errs towards fibers, which always work.
  *
  * The file is read at token level with the brackets paired
- * (tt_sim_prep_tok.c): a `{` at namespace or class scope opens a function
+ * (prep_tok.c): a `{` at namespace or class scope opens a function
  * body when the tokens before it read `NAME(...) [qualifiers] [-> type]`;
  * function bodies are not searched for further definitions.
  */
-#include "tt_sim_prep_defs.h"
-#include "tt_sim_prep_chain.h"
+#include "prep_defs.h"
+#include "prep_chain.h"
 
 #define NO TOK_NONE
 
 /* ---------------------------------------------------------------- names */
 
-/* Names that block besides the collectives (tt_sim_chain_collectives):
+/* Names that block besides the collectives (tt_xf_chain_collectives):
  * cooperative groups, AMD wave barriers. */
 static const char *const blocking_names[] = {
     "cooperative_groups", "this_thread_block", "tiled_partition",  "coalesced_threads",
@@ -80,17 +80,17 @@ static int name_prefix(const char *s, size_t l, const char *const *list)
     return 0;
 }
 
-int tt_sim_defs_blocks_name(const char *s, size_t l)
+int tt_xf_defs_blocks_name(const char *s, size_t l)
 {
-    return name_prefix(s, l, tt_sim_chain_collectives) || name_in(s, l, blocking_names);
+    return name_prefix(s, l, tt_xf_chain_collectives) || name_in(s, l, blocking_names);
 }
 
-int tt_sim_defs_never_name(const char *s, size_t l)
+int tt_xf_defs_never_name(const char *s, size_t l)
 {
     return name_in(s, l, never_in_co) || (l >= 10 && memcmp(s, "TT_SIM_CO_", 10) == 0);
 }
 
-int tt_sim_defs_blocking_member(const toks *ts, size_t i)
+int tt_xf_defs_blocking_member(const toks *ts, size_t i)
 {
     if (i == 0 || !(is(ts, i - 1, ".") || is(ts, i - 1, "->")) || !is(ts, i + 1, "("))
         return 0;
@@ -99,25 +99,25 @@ int tt_sim_defs_blocking_member(const toks *ts, size_t i)
 
 /* ---------------------------------------------------------------- the private parts */
 
-typedef struct tt_sim_macro { /* #define name and replacement text */
+typedef struct tt_xf_macro { /* #define name and replacement text */
     const char *s, *r, *re;
     size_t l;
     int node;
 } macro;
 
-typedef struct tt_sim_name { /* the name table: one entry per definition or macro */
+typedef struct tt_xf_name { /* the name table: one entry per definition or macro */
     const char *s;
     size_t l;
     int is_macro, node;
 } entry;
 
-typedef struct tt_sim_edge { /* node `from` names node `to` */
+typedef struct tt_xf_edge { /* node `from` names node `to` */
     int from, to;
 } edge;
 
 /* *cap grown for one more element of v (realloc'd), or v unchanged and
  * d->oom set. */
-static void *grown(tt_sim_defs *d, void *v, size_t *cap, size_t size)
+static void *grown(tt_xf_defs *d, void *v, size_t *cap, size_t size)
 {
     size_t c = *cap ? *cap * 2 : 16;
     void *p = realloc(v, c * size);
@@ -146,7 +146,7 @@ static int ent_cmp(const void *x, const void *y)
 }
 
 /* The entries named s[0, l): [*lo, return value). */
-static size_t lookup(const tt_sim_defs *d, const char *s, size_t l, size_t *lo)
+static size_t lookup(const tt_xf_defs *d, const char *s, size_t l, size_t *lo)
 {
     size_t b = 0, e = d->nent;
     entry key = {s, l, 0, 0};
@@ -164,7 +164,7 @@ static size_t lookup(const tt_sim_defs *d, const char *s, size_t l, size_t *lo)
 }
 
 /* The definition node named s[0, l) (not a macro), or -1. */
-static int def_node(const tt_sim_defs *d, const char *s, size_t l)
+static int def_node(const tt_xf_defs *d, const char *s, size_t l)
 {
     size_t lo, hi = lookup(d, s, l, &lo);
     return lo < hi && !d->ent[lo].is_macro ? d->ent[lo].node : -1;
@@ -176,7 +176,7 @@ static int def_node(const tt_sim_defs *d, const char *s, size_t l)
  * brace opens something else: a namespace, class, initializer, a lambda).
  * Walks back over qualifiers, attributes and a trailing return type to the
  * parameters' `)`; *popen gets their `(`. */
-static size_t def_name(const tt_sim_defs *d, size_t brace, size_t *popen)
+static size_t def_name(const tt_xf_defs *d, size_t brace, size_t *popen)
 {
     const toks *ts = d->ts;
     size_t j = tok_prev(ts, brace);
@@ -229,7 +229,7 @@ static size_t def_name(const tt_sim_defs *d, size_t brace, size_t *popen)
 
 /* First token of the declaration whose name is at `name`: after the
  * previous `;`, `{`, `}`, `:` or preprocessor line. */
-static size_t decl_start(const tt_sim_defs *d, size_t name)
+static size_t decl_start(const tt_xf_defs *d, size_t name)
 {
     const toks *ts = d->ts;
     size_t start = name;
@@ -252,7 +252,7 @@ static size_t decl_start(const tt_sim_defs *d, size_t name)
 /* The `void` return type of the declaration [head, name): the last `void`
  * before the name with only __global__-like words and attributes between
  * them; NO if there is none. */
-static size_t find_void(const tt_sim_defs *d, size_t head, size_t name)
+static size_t find_void(const tt_xf_defs *d, size_t head, size_t name)
 {
     const toks *ts = d->ts;
     for (size_t j = tok_prev(ts, name); j != NO && j >= head; j = tok_prev(ts, j)) {
@@ -275,7 +275,7 @@ static int in_range(size_t i, size_t a, size_t b)
 
 /* After the `]`: [<template params>] [(params)] [specifiers] [-> type]
  * then the body. */
-size_t tt_sim_defs_lambda_body(const toks *ts, const size_t *pair, size_t i)
+size_t tt_xf_defs_lambda_body(const toks *ts, const size_t *pair, size_t i)
 {
     size_t e = pair[i], j = e == NO ? NO : tok_next(ts, e);
     int lam = 0;
@@ -315,7 +315,7 @@ size_t tt_sim_defs_lambda_body(const toks *ts, const size_t *pair, size_t i)
 
 /* Not after a name (but a keyword such as `return`), a number, a string,
  * `)` or `]`. */
-int tt_sim_defs_lambda_at(const toks *ts, size_t i)
+int tt_xf_defs_lambda_at(const toks *ts, size_t i)
 {
     size_t p = tok_prev(ts, i);
     if (p == NO || ts->v[p].kind == T_PP)
@@ -329,13 +329,13 @@ int tt_sim_defs_lambda_at(const toks *ts, size_t i)
 /* Every function definition at namespace or class scope (not those inside
  * function bodies), and every `NAME = [...](...) {...}` there (a lambda
  * called by its variable's name). */
-static void find_defs(tt_sim_defs *d)
+static void find_defs(tt_xf_defs *d)
 {
     const toks *ts = d->ts;
     for (size_t i = 0; i < ts->n; i++) {
         size_t popen = NO, name = NO;
-        if (is(ts, i, "[") && tt_sim_defs_lambda_at(ts, i)) {
-            size_t body = tt_sim_defs_lambda_body(ts, d->pair, i), eq = tok_prev(ts, i);
+        if (is(ts, i, "[") && tt_xf_defs_lambda_at(ts, i)) {
+            size_t body = tt_xf_defs_lambda_body(ts, d->pair, i), eq = tok_prev(ts, i);
             if (body == NO || body == i)
                 continue;
             size_t var = is(ts, eq, "=") ? tok_prev(ts, eq) : NO;
@@ -347,7 +347,7 @@ static void find_defs(tt_sim_defs *d)
             continue;
         if (!PUSH(d, d->fn, d->nfn, d->cfn))
             return;
-        tt_sim_def *f = &d->fn[d->nfn++];
+        tt_xf_def *f = &d->fn[d->nfn++];
         memset(f, 0, sizeof *f);
         f->name = name;
         f->popen = popen;
@@ -365,7 +365,7 @@ static void find_defs(tt_sim_defs *d)
 }
 
 /* Poisons the kernel name at token i (if it is one), or the whole file. */
-static void poison(tt_sim_defs *d, size_t i)
+static void poison(tt_xf_defs *d, size_t i)
 {
     if (i == NO) {
         d->poison_all = 1;
@@ -380,7 +380,7 @@ static void poison(tt_sim_defs *d, size_t i)
  * explicit instantiations `[template] __global__ void NAME[<...>](...);`.
  * One this cannot read keeps its kernel (or, nameless, every kernel) off
  * coroutines. */
-static void find_protos(tt_sim_defs *d)
+static void find_protos(tt_xf_defs *d)
 {
     const toks *ts = d->ts;
     size_t k = 0;
@@ -435,7 +435,7 @@ static void find_protos(tt_sim_defs *d)
         d->decl_name[name] = 1;
         if (!PUSH(d, d->kd, d->nkd, d->ckd))
             return;
-        d->kd[d->nkd++] = (tt_sim_kdecl){name, v};
+        d->kd[d->nkd++] = (tt_xf_kdecl){name, v};
     }
 }
 
@@ -474,7 +474,7 @@ static const char *next_ident(const char *p, const char *e, size_t *l)
 
 /* Every `#define NAME replacement` (its parameters count as replacement:
  * harmless, they are just more names). */
-static void find_macros(tt_sim_defs *d)
+static void find_macros(tt_xf_defs *d)
 {
     const toks *ts = d->ts;
     for (size_t i = 0; i < ts->n; i++) {
@@ -495,14 +495,14 @@ static void find_macros(tt_sim_defs *d)
 
 /* ---------------------------------------------------------------- the graph */
 
-static void add_edge(tt_sim_defs *d, int from, int to)
+static void add_edge(tt_xf_defs *d, int from, int to)
 {
     if (from != to && PUSH(d, d->ed, d->ned, d->ced))
         d->ed[d->ned++] = (edge){from, to};
 }
 
 /* Edges from `from` to what the name s[0, l) names. */
-static void add_refs(tt_sim_defs *d, int from, const char *s, size_t l)
+static void add_refs(tt_xf_defs *d, int from, const char *s, size_t l)
 {
     size_t lo, hi = lookup(d, s, l, &lo);
     for (size_t k = lo; k < hi; k++)
@@ -517,7 +517,7 @@ static int edge_cmp(const void *x, const void *y)
 
 /* flag[from] |= flag[to] along the edges (sorted by `to`), transitively;
  * only_macros: only along edges between macros. */
-static void propagate(tt_sim_defs *d, unsigned char *flag, const unsigned char *is_macro_node,
+static void propagate(tt_xf_defs *d, unsigned char *flag, const unsigned char *is_macro_node,
                       int only_macros)
 {
     int *queue = malloc(sizeof *queue * (size_t)(d->nnodes + 1));
@@ -555,8 +555,8 @@ static void propagate(tt_sim_defs *d, unsigned char *flag, const unsigned char *
  * and of macros; an edge means "mentions".  A node blocks when it or
  * anything it mentions, transitively, names a barrier or collective; a
  * macro is bad when its expansion, through other macros, holds `return` or
- * another word a coroutine kernel cannot (tt_sim_defs_never_name). */
-static void build_graph(tt_sim_defs *d)
+ * another word a coroutine kernel cannot (tt_xf_defs_never_name). */
+static void build_graph(tt_xf_defs *d)
 {
     const toks *ts = d->ts;
     d->nent = d->nfn + d->nmac;
@@ -594,13 +594,13 @@ static void build_graph(tt_sim_defs *d)
         return;
     }
     for (size_t k = 0; k < d->nfn; k++) {
-        const tt_sim_def *f = &d->fn[k];
+        const tt_xf_def *f = &d->fn[k];
         d->has_kernel[f->node] |= (unsigned char)f->kernel;
         d->kernel_ok[f->node] = 1;
         for (size_t i = f->open + 1; i < f->close; i++) {
             if (ts->v[i].kind != T_ID)
                 continue;
-            if (tt_sim_defs_blocks_name(tok_str(ts, i), tlen(ts, i)) || tt_sim_defs_blocking_member(ts, i))
+            if (tt_xf_defs_blocks_name(tok_str(ts, i), tlen(ts, i)) || tt_xf_defs_blocking_member(ts, i))
                 d->blocking[f->node] = 1;
             add_refs(d, f->node, tok_str(ts, i), tlen(ts, i));
         }
@@ -610,9 +610,9 @@ static void build_graph(tt_sim_defs *d)
         size_t l;
         is_mac[m->node] = 1;
         for (const char *s = m->r; (s = next_ident(s, m->re, &l)) != NULL; s += l) {
-            d->blocking[m->node] |= tt_sim_defs_blocks_name(s, l) || name_in(s, l, blocking_members) ||
+            d->blocking[m->node] |= tt_xf_defs_blocks_name(s, l) || name_in(s, l, blocking_members) ||
                                     (l >= 4 && memcmp(s, "shfl", 4) == 0);
-            d->bad_macro[m->node] |= tt_sim_defs_never_name(s, l) || (l == 6 && memcmp(s, "return", 6) == 0);
+            d->bad_macro[m->node] |= tt_xf_defs_never_name(s, l) || (l == 6 && memcmp(s, "return", 6) == 0);
             add_refs(d, m->node, s, l);
         }
     }
@@ -629,7 +629,7 @@ static void build_graph(tt_sim_defs *d)
 
 /* ---------------------------------------------------------------- interface */
 
-int tt_sim_defs_build(tt_sim_defs *d, const toks *ts, const size_t *pair)
+int tt_xf_defs_build(tt_xf_defs *d, const toks *ts, const size_t *pair)
 {
     d->ts = ts;
     d->pair = pair;
@@ -648,7 +648,7 @@ int tt_sim_defs_build(tt_sim_defs *d, const toks *ts, const size_t *pair)
     return d->oom ? -1 : 0;
 }
 
-void tt_sim_defs_free(tt_sim_defs *d)
+void tt_xf_defs_free(tt_xf_defs *d)
 {
     free(d->fn);
     free(d->kd);
@@ -663,12 +663,12 @@ void tt_sim_defs_free(tt_sim_defs *d)
     memset(d, 0, sizeof *d);
 }
 
-int tt_sim_defs_node(const tt_sim_defs *d, const char *s, size_t l)
+int tt_xf_defs_node(const tt_xf_defs *d, const char *s, size_t l)
 {
     return def_node(d, s, l);
 }
 
-int tt_sim_defs_name_bad(const tt_sim_defs *d, const char *s, size_t l)
+int tt_xf_defs_name_bad(const tt_xf_defs *d, const char *s, size_t l)
 {
     size_t lo, hi = lookup(d, s, l, &lo);
     for (size_t k = lo; k < hi; k++)

@@ -1,4 +1,4 @@
-/* tt_sim_prep_own.h — renames a source's own overloads of the shims' macro
+/* prep_own.h — renames a source's own overloads of the shims' macro
  * warp functions.
  *
  * The shims define __shfl, __shfl_xor, __ballot, ... (and their _sync
@@ -11,15 +11,15 @@
  * do (they move the value's bits through an int shuffle).  Only names
  * change, so lines stay; prepared text has no such declaration left, so
  * preparing it again changes nothing. */
-#ifndef TT_SIM_PREP_OWN_H
-#define TT_SIM_PREP_OWN_H
+#ifndef TT_XF_PREP_OWN_H
+#define TT_XF_PREP_OWN_H
 
-#include "tt_sim_prep_tok.h"
+#include "prep_tok.h"
 
-#define TT_SIM_PREP_OWN_PREFIX "tt_sim_own_"
+#define TT_XF_PREP_OWN_PREFIX "tt_sim_own_"
 
 /* Appends text[0, len) to *out with those declarations renamed.  Returns 0,
  * or -1 when out of memory. */
-int tt_sim_prep_own(const char *text, size_t len, sbuf *out);
+int tt_xf_prep_own(const char *text, size_t len, sbuf *out);
 
 #endif

@@ -1,4 +1,4 @@
-/* tt_sim_prep.c — tt_sim_prepare_source(): rewrites __shared__ declarations
+/* prep.c — tt_xf_prepare_source(): rewrites __shared__ declarations
  * into arena lookups (see tt_sim.h).
  *
  * Why a source pass: C++ has no storage class meaning "one object per GPU
@@ -16,14 +16,14 @@
  * template arguments with commas survive as __VA_ARGS__.
  *
  * The second and third rewrites, of shuffle-chain loops
- * (tt_sim_prep_chain.c) and of kernels that become coroutines
- * (tt_sim_prep_co.c), work on tokens (tt_sim_prep_tok.c) and run as one
+ * (prep_chain.c) and of kernels that become coroutines
+ * (prep_co.c), work on tokens (prep_tok.c) and run as one
  * pass after this one.
  */
 #define _GNU_SOURCE 1
-#include "tt_sim.h"
-#include "tt_sim_prep_co.h"
-#include "tt_sim_prep_own.h"
+#include "xform/prep.h"
+#include "prep_co.h"
+#include "prep_own.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -243,6 +243,10 @@ static int prepare_shared(const char *text, size_t len, sbuf *b, char *err, size
                         i++;
                     i++;
                 }
+                /* a declaration after a directive starts after it: DeepSpeed's
+                 * `#endif` then `extern __shared__ __align__(128) half smem[];`
+                 * lost its #endif into the type */
+                stmt_start = i;
                 continue;
             }
             k += 6;
@@ -445,10 +449,10 @@ static int prepare_shared(const char *text, size_t len, sbuf *b, char *err, size
     return 0;
 }
 
-int tt_sim_prepare_source(const char *text, size_t len, char **out, char *err, size_t errlen)
+int tt_xf_prepare_source(const char *text, size_t len, char **out, char *err, size_t errlen)
 {
     sbuf own = {0}, shared = {0}, chained = {0};
-    if (tt_sim_prep_own(text, len, &own) != 0) {
+    if (tt_xf_prep_own(text, len, &own) != 0) {
         free(own.p);
         return fail(err, errlen, 0, "out of memory");
     }
@@ -463,7 +467,7 @@ int tt_sim_prepare_source(const char *text, size_t len, char **out, char *err, s
      * __shared__), and all keep every line, so the order does not matter and
      * lines stay the original's. */
     if (!shared.oom)
-        tt_sim_prep_co(shared.p ? shared.p : "", shared.n, &chained);
+        tt_xf_prep_co(shared.p ? shared.p : "", shared.n, &chained);
     sb_put(&chained, "", 0); /* an empty source still gets a string */
     free(shared.p);
     if (shared.oom || chained.oom) {

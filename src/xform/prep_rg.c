@@ -1,4 +1,4 @@
-/* tt_sim_prep_rg.c — the fourth rewrite of tt_sim_prepare_source(): the
+/* prep_rg.c — the fourth rewrite of tt_xf_prepare_source(): the
  * region form of a coroutine kernel (the kernel side, and why, is
  * tt_sim_region.hpp).  Inserted after the kernel's leading __shared__
  * declarations, it is
@@ -7,7 +7,7 @@
  *   if (TT_SIM_RG_ENTER()) { [&] {
  *     TT_SIM_RG_VAR(0, float); ...               one array per kept local
  *     TT_SIM_RG_FOR { <statements up to the first barrier or chain> }
- *     ::tt_sim_rg_barrier();  or  the chain's halves (tt_sim_prep_chain.c)
+ *     ::tt_sim_rg_barrier();  or  the chain's halves (prep_chain.c)
  *     TT_SIM_RG_FOR { <re-bound locals> <the next statements> }  ...
  *   }(); TT_SIM_CO_RETURN; }
  *   #endif
@@ -41,16 +41,16 @@
  * something of a type not recognised, or starts with a word the reader does
  * not know, ends the form.
  */
-#include "tt_sim_prep_rg.h"
-#include "tt_sim_prep_stmt.h"
+#include "prep_rg.h"
+#include "prep_stmt.h"
 
 #include <stdio.h>
 
 #define NO TOK_NONE
 #define MAX_VARS 256
 #define MAX_LEVELS 16
-#define code_at tt_sim_stmt_code_at
-#define is_type_word tt_sim_stmt_type_word
+#define code_at tt_xf_stmt_code_at
+#define is_type_word tt_xf_stmt_type_word
 
 /* A local kept per thread (its array is tt_sim_rg_<id>_). */
 typedef struct rg_var {
@@ -62,7 +62,7 @@ typedef struct rg_var {
 } rg_var;
 
 typedef struct rg {
-    const tt_sim_rg_kernel *k;
+    const tt_xf_rg_kernel *k;
     const toks *ts;
     sbuf top, body;
     rg_var var[MAX_VARS];
@@ -110,10 +110,10 @@ static size_t line_at(rg *r, size_t at)
     return r->lline;
 }
 
-static void put_line(rg *r, sbuf *b, size_t tok)
+static void put_line(rg *r, sbuf *b, size_t at)
 {
     char l[48];
-    snprintf(l, sizeof l, "\n#line %zu\n", line_at(r, r->ts->v[tok].s));
+    snprintf(l, sizeof l, "\n#line %zu\n", line_at(r, r->ts->v[at].s));
     sb_puts(b, l);
 }
 
@@ -323,7 +323,7 @@ static int constant_init(const rg *r, size_t a, size_t z)
 
 /* A declaration of a recognised type (tokens [ts0, te0)) whose declarators
  * are d[0, n), statement [s, end). */
-static void put_decl(rg *r, size_t s, size_t end, size_t ts0, size_t te0, const tt_sim_decl *d, int n)
+static void put_decl(rg *r, size_t s, size_t end, size_t ts0, size_t te0, const tt_xf_decl *d, int n)
 {
     const toks *ts = r->ts;
     int level = r->nguard;
@@ -359,7 +359,7 @@ static void put_decl(rg *r, size_t s, size_t end, size_t ts0, size_t te0, const 
         return;
     }
     for (int i = 0; i < n; i++) {
-        const tt_sim_decl *x = &d[i];
+        const tt_xf_decl *x = &d[i];
         size_t first = x->init != NO ? x->init : x->name;
         if (!crosses(r, x->name)) {
             put_line(r, &r->body, x->ds);
@@ -404,7 +404,7 @@ static void put_decl(rg *r, size_t s, size_t end, size_t ts0, size_t te0, const 
 static void put_plain(rg *r, size_t s, size_t end)
 {
     const toks *ts = r->ts;
-    tt_sim_decl d[32];
+    tt_xf_decl d[32];
     if (in_list(ts, s, stop_words)) {
         r->fail = 1;
         return;
@@ -423,7 +423,7 @@ static void put_plain(rg *r, size_t s, size_t end)
     while (te < end && (is_type_word(ts, te) || ts->v[te].kind == T_COMMENT))
         te++;
     if (te > words) { /* a recognised type */
-        int n = tt_sim_stmt_decls(r->ts, r->k->pair, te, end, d, 32);
+        int n = tt_xf_stmt_decls(r->ts, r->k->pair, te, end, d, 32);
         if (n < 0) {
             r->fail = 1;
             return;
@@ -445,7 +445,7 @@ static void put_plain(rg *r, size_t s, size_t end)
         size_t a = code_at(ts, j + 1);
         if (!in_list(ts, a, expr_after)) {
             int n = ts->v[a].kind == T_ID || is(ts, a, "*") || is(ts, a, "&")
-                        ? tt_sim_stmt_decls(r->ts, r->k->pair, a, end, d, 32)
+                        ? tt_xf_stmt_decls(r->ts, r->k->pair, a, end, d, 32)
                         : -1;
             for (int i = 0; i < n; i++)
                 if (crosses(r, d[i].name))
@@ -498,9 +498,9 @@ static void put_split_if(rg *r, size_t i, size_t end)
     const toks *ts = r->ts;
     const size_t *pair = r->k->pair;
     size_t p = code_at(ts, i + 1), b = code_at(ts, pair[p] + 1);
-    size_t bend = tt_sim_stmt_end(r->ts, r->k->pair, b, end);
+    size_t bend = tt_xf_stmt_end(r->ts, r->k->pair, b, end);
     if (bend != end || r->nguard == MAX_LEVELS || has_sync(r, p, pair[p]) ||
-        tt_sim_tok_count_top_level(ts, p + 1, pair[p], ";") > 0 ||
+        tt_xf_tok_count_top_level(ts, p + 1, pair[p], ";") > 0 ||
         (is_type_word(ts, code_at(ts, p + 1)))) {
         r->fail = 1; /* an else, a declaration or a sync in the condition */
         return;
@@ -531,7 +531,7 @@ static void put_split_loop(rg *r, size_t i, size_t end)
     size_t p = code_at(ts, i + 1), close = pair[p], b = code_at(ts, close + 1);
     size_t cs = p + 1, ce = close, ns = close, ne = close, is_ = NO;
     if (is(ts, i, "for")) {
-        if (tt_sim_tok_count_top_level(ts, p + 1, close, ";") != 2) {
+        if (tt_xf_tok_count_top_level(ts, p + 1, close, ";") != 2) {
             r->fail = 1; /* a range-for */
             return;
         }
@@ -588,7 +588,7 @@ static void put_split_loop(rg *r, size_t i, size_t end)
     pop_scope(r);
 }
 
-static const tt_sim_chain_loop *chain_at(const rg *r, size_t i)
+static const tt_xf_chain_loop *chain_at(const rg *r, size_t i)
 {
     for (size_t c = 0; c < r->k->nch; c++)
         if (r->k->ch[c].kw == i)
@@ -596,7 +596,7 @@ static const tt_sim_chain_loop *chain_at(const rg *r, size_t i)
     return NULL;
 }
 
-static void put_chain(rg *r, const tt_sim_chain_loop *ch)
+static void put_chain(rg *r, const tt_xf_chain_loop *ch)
 {
     const rg_var *x = NULL;
     for (int v = r->nvar - 1; v >= 0 && !x; v--)
@@ -607,7 +607,7 @@ static void put_chain(rg *r, const tt_sim_chain_loop *ch)
         return;
     }
     int steps = -1;
-    if (tt_sim_chain_uniform(r->ts, ch)) { /* its steps, recorded once */
+    if (tt_xf_chain_uniform(r->ts, ch)) { /* its steps, recorded once */
         steps = r->nsteps++;
         char decl[80];
         snprintf(decl, sizeof decl, "\nstatic ::tt_sim::rg_steps_cache tt_sim_rs_%d_;", steps);
@@ -615,10 +615,10 @@ static void put_chain(rg *r, const tt_sim_chain_loop *ch)
     }
     open_region(r);
     put_line(r, &r->body, ch->c.name);
-    tt_sim_chain_put_rg(&r->body, r->ts, ch, -1, steps);
+    tt_xf_chain_put_rg(&r->body, r->ts, ch, -1, steps);
     close_region(r);
     sb_puts(&r->body, "\n");
-    tt_sim_chain_put_rg(&r->body, r->ts, ch, x->id, steps);
+    tt_xf_chain_put_rg(&r->body, r->ts, ch, x->id, steps);
 }
 
 /* The statements [s, e) of a split scope. */
@@ -627,7 +627,7 @@ static void walk(rg *r, size_t s, size_t e)
     const toks *ts = r->ts;
     for (size_t i = code_at(ts, s); i < e && !r->fail; i = code_at(ts, i)) {
         if (ts->v[i].kind == T_PP) { /* a #pragma (the only kind there is) */
-            const tt_sim_chain_loop *ch = chain_at(r, code_at(ts, i + 1));
+            const tt_xf_chain_loop *ch = chain_at(r, code_at(ts, i + 1));
             if (!ch) {
                 open_region(r);
                 put_line(r, &r->body, i);
@@ -636,13 +636,13 @@ static void walk(rg *r, size_t s, size_t e)
             i++;
             continue;
         }
-        const tt_sim_chain_loop *ch = chain_at(r, i);
+        const tt_xf_chain_loop *ch = chain_at(r, i);
         if (ch) {
             put_chain(r, ch);
             i = ch->be;
             continue;
         }
-        size_t end = tt_sim_stmt_end(r->ts, r->k->pair, i, e);
+        size_t end = tt_xf_stmt_end(r->ts, r->k->pair, i, e);
         if (end == NO) {
             r->fail = 1;
             return;
@@ -673,7 +673,7 @@ static void walk(rg *r, size_t s, size_t e)
 static int scan(rg *r)
 {
     const toks *ts = r->ts;
-    const tt_sim_rg_kernel *k = r->k;
+    const tt_xf_rg_kernel *k = r->k;
     r->sync = malloc(sizeof *r->sync * (k->close - k->open + 1));
     if (!r->sync)
         return -1;
@@ -701,7 +701,7 @@ static int scan(rg *r)
     for (size_t i = k->open + 1; i < k->close; i++) {
         if (!is(ts, i, "for") && !is(ts, i, "while") && !is(ts, i, "do"))
             continue;
-        size_t end = tt_sim_stmt_end(r->ts, r->k->pair, i, k->close);
+        size_t end = tt_xf_stmt_end(r->ts, r->k->pair, i, k->close);
         if (end != NO && has_sync(r, i, end)) {
             r->loop[2 * r->nloop] = i;
             r->loop[2 * r->nloop++ + 1] = end;
@@ -736,7 +736,7 @@ static size_t after_shared(const rg *r)
     for (size_t i = code_at(ts, at + 1); i < r->k->close; i = code_at(ts, at + 1)) {
         if (!is(ts, i, "TT_SIM_SHARED") && !is(ts, i, "TT_SIM_SHARED_EXTERN"))
             break;
-        size_t end = tt_sim_stmt_end(r->ts, r->k->pair, i, r->k->close);
+        size_t end = tt_xf_stmt_end(r->ts, r->k->pair, i, r->k->close);
         if (end == NO)
             break;
         at = end - 1;
@@ -772,7 +772,7 @@ static void put_form(rg *r, sbuf *b, size_t at)
     sb_puts(b, l);
 }
 
-int tt_sim_rg_put(sbuf *b, const tt_sim_rg_kernel *k, size_t *at)
+int tt_xf_rg_put(sbuf *b, const tt_xf_rg_kernel *k, size_t *at)
 {
     rg *r = calloc(1, sizeof *r);
     if (!r)

@@ -1,10 +1,10 @@
-/* tt_sim_prep_stmt.c — reading statements and simple declarations from
- * tokens (see tt_sim_prep_stmt.h).  Deliberately small: what it cannot
+/* prep_stmt.c — reading statements and simple declarations from
+ * tokens (see prep_stmt.h).  Deliberately small: what it cannot
  * read it says so (TOK_NONE, -1), and the region form is then not written. */
-#include "tt_sim_prep_stmt.h"
+#include "prep_stmt.h"
 
 #define NO TOK_NONE
-#define code_at tt_sim_stmt_code_at
+#define code_at tt_xf_stmt_code_at
 
 static const char *const type_words[] = {
     "const",   "unsigned", "signed",   "short",    "long",          "int",       "char",
@@ -12,7 +12,7 @@ static const char *const type_words[] = {
     "int32_t", "int64_t",  "uint8_t",  "uint16_t", "uint32_t",      "uint64_t",  "__half",
     "half",    "__half2",  "half2",    "__nv_bfloat16", "__hip_bfloat16", "uint", NULL};
 
-int tt_sim_stmt_type_word(const toks *ts, size_t i)
+int tt_xf_stmt_type_word(const toks *ts, size_t i)
 {
     if (ts->v[i].kind != T_ID)
         return 0;
@@ -32,7 +32,7 @@ int tt_sim_stmt_type_word(const toks *ts, size_t i)
     return 0;
 }
 
-size_t tt_sim_stmt_end(const toks *ts, const size_t *pair, size_t i, size_t e)
+size_t tt_xf_stmt_end(const toks *ts, const size_t *pair, size_t i, size_t e)
 {
     i = code_at(ts, i);
     if (i >= e)
@@ -43,16 +43,16 @@ size_t tt_sim_stmt_end(const toks *ts, const size_t *pair, size_t i, size_t e)
         size_t p = code_at(ts, i + 1);
         if (!is(ts, p, "(") || pair[p] == NO || pair[p] >= e)
             return NO;
-        size_t end = tt_sim_stmt_end(ts, pair, pair[p] + 1, e);
+        size_t end = tt_xf_stmt_end(ts, pair, pair[p] + 1, e);
         if (end != NO && is(ts, i, "if")) {
             size_t el = code_at(ts, end);
             if (el < e && is(ts, el, "else"))
-                return tt_sim_stmt_end(ts, pair, el + 1, e);
+                return tt_xf_stmt_end(ts, pair, el + 1, e);
         }
         return end;
     }
     if (is(ts, i, "do")) {
-        size_t end = tt_sim_stmt_end(ts, pair, i + 1, e);
+        size_t end = tt_xf_stmt_end(ts, pair, i + 1, e);
         size_t w = end == NO ? NO : code_at(ts, end);
         if (w == NO || !is(ts, w, "while"))
             return NO;
@@ -88,14 +88,14 @@ static int declarator_at(const toks *ts, size_t i, size_t e)
            is(ts, i, "{");
 }
 
-int tt_sim_stmt_decls(const toks *ts, const size_t *pair, size_t j, size_t e, tt_sim_decl *d,
+int tt_xf_stmt_decls(const toks *ts, const size_t *pair, size_t j, size_t e, tt_xf_decl *d,
                       int max)
 {
     int n = 0;
     for (;;) {
         if (n == max)
             return -1;
-        tt_sim_decl *x = &d[n++];
+        tt_xf_decl *x = &d[n++];
         x->ds = j = code_at(ts, j);
         x->simple = 1;
         x->init = NO;
@@ -105,7 +105,7 @@ int tt_sim_stmt_decls(const toks *ts, const size_t *pair, size_t j, size_t e, tt
                 x->simple = 0;
             j++;
         }
-        if (j >= e || ts->v[j].kind != T_ID || tt_sim_stmt_type_word(ts, j))
+        if (j >= e || ts->v[j].kind != T_ID || tt_xf_stmt_type_word(ts, j))
             return -1;
         x->name = j++;
         for (j = code_at(ts, j); j < e && (is(ts, j, "[") || is(ts, j, "(") || is(ts, j, "{"));

@@ -1,4 +1,4 @@
-/* tt_sim_prep_chain.c — the second rewrite of tt_sim_prepare_source():
+/* prep_chain.c — the second rewrite of tt_xf_prepare_source():
  * shuffle-chain loops such as
  *
  *     for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o);
@@ -21,22 +21,22 @@
  * rewrite goes on the line of the shuffle (compile errors and runtime reports
  * cite that line) and the newlines around it are kept, so no line moves.
  *
- * In a kernel that tt_sim_prep_co.c makes a coroutine, the loop takes a
+ * In a kernel that prep_co.c makes a coroutine, the loop takes a
  * second form (co_form below) in which the fused collective is awaited
  * (TT_SIM_CO_CHAIN) instead of blocking a fiber.
  *
- * This file recognises and emits; the tokens come from tt_sim_prep_tok.c
+ * This file recognises and emits; the tokens come from prep_tok.c
  * (comments, literals and preprocessor lines are single tokens, so nothing
  * inside them is ever seen as code) and the driver that walks the file is
- * tt_sim_prep_co.c.
+ * prep_co.c.
  */
-#include "tt_sim_prep_chain.h"
+#include "prep_chain.h"
 
 #include <stdio.h>
 
 /* Short names within this file. */
-typedef tt_sim_chain_call call;
-typedef tt_sim_chain_loop chain;
+typedef tt_xf_chain_call call;
+typedef tt_xf_chain_loop chain;
 
 /* ---------------------------------------------------------------- token tests */
 
@@ -57,7 +57,7 @@ static const char *const expr_words[] = {"max",    "min",    "fmaxf",  "fminf", 
 static const char *const expr_ops[] = {"+",  "-",  "*",  "&",  "|", "^", "~",
                                        "!",  "<",  ">",  "<=", ">=", "==", "!=", "&&", "||",
                                        "<<", ">>", "?",  ":",  "(",  ")",  ",",  "::", NULL};
-const char *const tt_sim_chain_collectives[] = {"__shfl",  "__ballot", "__any",    "__all",        "__sync",
+const char *const tt_xf_chain_collectives[] = {"__shfl",  "__ballot", "__any",    "__all",        "__sync",
                                                 "__match", "__reduce", "__activemask", NULL};
 /* Expression keywords that run code of their own. */
 static const char *const never_words[] = {"new", "delete", "throw", "asm", "__asm", "__asm__",
@@ -89,7 +89,7 @@ static int calls_at(const toks *ts, size_t i)
 static int operand_ok(const toks *ts, size_t a, size_t b, size_t x, int may_assign)
 {
     for (size_t i = a; i < b; i++) {
-        if (ts->v[i].kind == T_ID && (is_ident(ts, i, x) || has_prefix(ts, i, tt_sim_chain_collectives) ||
+        if (ts->v[i].kind == T_ID && (is_ident(ts, i, x) || has_prefix(ts, i, tt_xf_chain_collectives) ||
                                       in_list(ts, i, never_words)))
             return 0;
         if (!may_assign && in_list(ts, i, assign_ops))
@@ -120,7 +120,7 @@ static int call_at(const toks *ts, size_t i, size_t end, call *c)
     }
     if (!is(ts, c->open, "("))
         return 0;
-    size_t close = tt_sim_tok_match_close(ts, c->open);
+    size_t close = tt_xf_tok_match_close(ts, c->open);
     if (close == TOK_NONE || close >= end)
         return 0;
     c->e = close + 1;
@@ -240,7 +240,7 @@ static int init_assigns(const toks *ts, size_t hs, size_t he)
     return 0;
 }
 
-int tt_sim_chain_match(const toks *ts, size_t k, chain *ch)
+int tt_xf_chain_match(const toks *ts, size_t k, chain *ch)
 {
     if (!is(ts, k, "for") || !is(ts, k + 1, "("))
         return 0;
@@ -248,19 +248,19 @@ int tt_sim_chain_match(const toks *ts, size_t k, chain *ch)
     if (k >= 5 && is(ts, k - 5, "if") && is(ts, k - 4, "(") && is(ts, k - 3, "!") &&
         is(ts, k - 2, "tt_sim_cd_") && is(ts, k - 1, ")"))
         return 0;
-    size_t hclose = tt_sim_tok_match_close(ts, k + 1);
+    size_t hclose = tt_xf_tok_match_close(ts, k + 1);
     if (hclose == TOK_NONE)
         return 0;
     ch->kw = k;
     ch->hs = k + 2;
     ch->he = hclose;
-    if (tt_sim_tok_count_top_level(ts, ch->hs, ch->he, ";") != 2) /* not a range-for */
+    if (tt_xf_tok_count_top_level(ts, ch->hs, ch->he, ";") != 2) /* not a range-for */
         return 0;
     if (!init_assigns(ts, ch->hs, ch->he))
         return 0;
     size_t bs = hclose + 1, last;
     if (is(ts, bs, "{")) {
-        size_t bclose = tt_sim_tok_match_close(ts, bs);
+        size_t bclose = tt_xf_tok_match_close(ts, bs);
         if (bclose == TOK_NONE || parse_stmt(ts, bs + 1, bclose, ch) != bclose - 1)
             return 0;
         last = bclose;
@@ -379,7 +379,7 @@ static void put_form(sbuf *b, const toks *ts, const chain *ch, const char *form,
     }
 }
 
-void tt_sim_chain_put(sbuf *b, const toks *ts, const chain *ch, int co)
+void tt_xf_chain_put(sbuf *b, const toks *ts, const chain *ch, int co)
 {
     size_t name = ts->v[ch->c.name].s;
     sb_newlines(b, ts->t, ts->v[ch->kw].s, name);
@@ -387,12 +387,12 @@ void tt_sim_chain_put(sbuf *b, const toks *ts, const chain *ch, int co)
     sb_newlines(b, ts->t, name, ts->v[ch->be - 1].s);
 }
 
-void tt_sim_chain_put_rg(sbuf *b, const toks *ts, const chain *ch, int var, int steps)
+void tt_xf_chain_put_rg(sbuf *b, const toks *ts, const chain *ch, int var, int steps)
 {
     put_form(b, ts, ch, var < 0 ? rg_arrive_form : rg_chain_form, var, steps);
 }
 
-int tt_sim_chain_uniform(const toks *ts, const chain *ch)
+int tt_xf_chain_uniform(const toks *ts, const chain *ch)
 {
     if (ch->c.open != ch->c.s + 1) /* a member call: tile.shfl_down(...) */
         return 0;

@@ -1,14 +1,14 @@
-/* tt_sim_prep_tok.h — internal to tt_sim_prepare_source(): the token view
+/* prep_tok.h — internal to tt_xf_prepare_source(): the token view
  * of a source that its token-based rewrites (shuffle chains,
- * tt_sim_prep_chain.c; coroutine kernels, tt_sim_prep_co.c) read, and the
+ * prep_chain.c; coroutine kernels, prep_co.c) read, and the
  * growable output buffer every rewrite writes into.
  *
  * Ownership: a toks borrows its text (t) and owns its token array (v, free
  * it); tokens are byte ranges of that text.  The short helpers below are
  * static inline and local to the prep files; the out-of-line ones, in
- * tt_sim_prep_tok.c, carry the tt_sim_tok_ prefix. */
-#ifndef TT_SIM_PREP_TOK_H
-#define TT_SIM_PREP_TOK_H
+ * prep_tok.c, carry the tt_sim_tok_ prefix. */
+#ifndef TT_XF_PREP_TOK_H
+#define TT_XF_PREP_TOK_H
 
 #include <ctype.h>
 #include <stdint.h>
@@ -66,7 +66,8 @@ static inline void sb_newlines(sbuf *b, const char *t, size_t from, size_t to)
 #define TOK_NONE SIZE_MAX
 
 /* Comments, literals and preprocessor lines are single tokens, so nothing
- * inside them is ever seen as code.  Kinds below T_OTHER are code. */
+ * inside them is ever seen as code.  Kinds below T_OTHER are code; T_OTHER
+ * is a byte no rule knows (a stray character). */
 enum { T_ID, T_NUM, T_PUNCT, T_OTHER, T_COMMENT, T_STR, T_PP };
 
 typedef struct tok {
@@ -147,20 +148,22 @@ static inline size_t tok_prev(const toks *ts, size_t i)
     return TOK_NONE;
 }
 
-/* Cuts ts->t[0, n) into ts->v (ts->v NULL and ts->n 0 on entry).  Returns
- * 0, or -1 when out of memory (ts->v may then hold a partial array). */
-int tt_sim_tok_split(toks *ts, size_t n);
+/* Cuts ts->t[0, n) into ts->v (ts->v NULL and ts->n 0 on entry): the leaves
+ * of its tree-sitter parse (prep_tok.c says how they are normalised).
+ * Returns 0, or -1 when out of memory or the text cannot be parsed (over 4 GB)
+ * (ts->v may then hold a partial array). */
+int tt_xf_tok_split(toks *ts, size_t n);
 
 /* Index of the bracket closing the one at `open`, or TOK_NONE when brackets
  * do not nest properly. */
-size_t tt_sim_tok_match_close(const toks *ts, size_t open);
+size_t tt_xf_tok_match_close(const toks *ts, size_t open);
 
 /* pair[i] = the bracket matching bracket i (either direction) for every
  * ( [ { ) ] } token that nests properly, TOK_NONE for every other token.
  * pair has ts->n entries. */
-void tt_sim_tok_pairs(const toks *ts, size_t *pair);
+void tt_xf_tok_pairs(const toks *ts, size_t *pair);
 
 /* Number of `sep` tokens in [a, b) outside any brackets. */
-int tt_sim_tok_count_top_level(const toks *ts, size_t a, size_t b, const char *sep);
+int tt_xf_tok_count_top_level(const toks *ts, size_t a, size_t b, const char *sep);
 
 #endif

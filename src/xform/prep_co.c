@@ -1,6 +1,6 @@
-/* tt_sim_prep_co.c — the third rewrite of tt_sim_prepare_source(): kernels
+/* prep_co.c — the third rewrite of tt_xf_prepare_source(): kernels
  * that become C++20 coroutines; and the one walk over the file that applies
- * it together with the shuffle-chain rewrite (tt_sim_prep_chain.c).
+ * it together with the shuffle-chain rewrite (prep_chain.c).
  *
  * Why: on fibers every GPU thread has a stack and every barrier is a
  * context switch.  A kernel whose only blocking points are in its own body
@@ -11,7 +11,7 @@
  *   void                           -> TT_SIM_CO_KERNEL   (declarations too)
  *   __syncthreads[_count|_and|_or] -> TT_SIM_CO_SYNCTHREADS[_COUNT|_AND|_OR]
  *   return (not in a lambda or local class) -> TT_SIM_CO_RETURN
- *   chain loop                     -> its co form (tt_sim_prep_chain.c)
+ *   chain loop                     -> its co form (prep_chain.c)
  *
  * The shims define the macros so that the same text is a coroutine in C++20
  * and a plain fiber kernel otherwise; only names change, so no byte moves
@@ -31,12 +31,12 @@
  * elsewhere stay allowed: if one blocks, the runtime fails that launch with
  * TT_SIM_ERR_NEEDS_FIBERS and it is run again on fibers.  Anything this file
  * does not understand keeps the kernel on fibers, which always works.
- * What the file defines and which of it blocks is tt_sim_prep_defs.c's.
+ * What the file defines and which of it blocks is prep_defs.c's.
  */
-#include "tt_sim_prep_co.h"
-#include "tt_sim_prep_chain.h"
-#include "tt_sim_prep_defs.h"
-#include "tt_sim_prep_rg.h"
+#include "prep_co.h"
+#include "prep_chain.h"
+#include "prep_defs.h"
+#include "prep_rg.h"
 
 #define NO TOK_NONE
 
@@ -48,8 +48,8 @@ static const char *const co_sync_names[] = {"TT_SIM_CO_SYNCTHREADS", "TT_SIM_CO_
 typedef struct co {
     const toks *ts;
     const size_t *pair;
-    tt_sim_defs d;
-    tt_sim_chain_loop *ch; /* every chain loop of the file, in text order */
+    tt_xf_defs d;
+    tt_xf_chain_loop *ch; /* every chain loop of the file, in text order */
     size_t nch, cch;
     unsigned char *chain_co; /* per chain: in a co kernel */
     const char **rep;        /* per token: its replacement, or NULL */
@@ -68,7 +68,7 @@ static int in_range(size_t i, size_t a, size_t b)
 /* Whether the definition f qualifies as a co kernel on its own (all but
  * the file-wide rules about its name).  With rep, also records the
  * replacement of each token that the rewrite changes in its body. */
-static int scan_kernel(const co *a, const tt_sim_def *f, const char **rep)
+static int scan_kernel(const co *a, const tt_xf_def *f, const char **rep)
 {
     const toks *ts = a->ts;
     if (f->vtok == NO)
@@ -114,7 +114,7 @@ static int scan_kernel(const co *a, const tt_sim_def *f, const char **rep)
                 i = a->pair[i];
                 continue;
             }
-            size_t body = tt_sim_defs_lambda_at(ts, i) ? tt_sim_defs_lambda_body(ts, a->pair, i) : NO;
+            size_t body = tt_xf_defs_lambda_at(ts, i) ? tt_xf_defs_lambda_body(ts, a->pair, i) : NO;
             if (body == i || (body != NO && nspan == 64))
                 return 0;
             if (body != NO)
@@ -137,8 +137,8 @@ static int scan_kernel(const co *a, const tt_sim_def *f, const char **rep)
                 rep[i] = "TT_SIM_CO_RETURN";
             continue;
         }
-        if (tt_sim_defs_blocks_name(s, l) || tt_sim_defs_blocking_member(ts, i) ||
-            tt_sim_defs_never_name(s, l) || tt_sim_defs_name_bad(&a->d, s, l))
+        if (tt_xf_defs_blocks_name(s, l) || tt_xf_defs_blocking_member(ts, i) ||
+            tt_xf_defs_never_name(s, l) || tt_xf_defs_name_bad(&a->d, s, l))
             return 0;
         if (is(ts, i, "struct") || is(ts, i, "class") || is(ts, i, "union")) {
             size_t j = tok_next(ts, i);
@@ -170,7 +170,7 @@ static int is_co(const co *a, size_t k)
 static void decide(co *a)
 {
     const toks *ts = a->ts;
-    tt_sim_defs *d = &a->d;
+    tt_xf_defs *d = &a->d;
     for (size_t k = 0; k < d->nfn; k++)
         if (!d->fn[k].kernel || !scan_kernel(a, &d->fn[k], NULL))
             d->kernel_ok[d->fn[k].node] = 0;
@@ -184,7 +184,7 @@ static void decide(co *a)
         }
         if (ts->v[i].kind != T_ID || d->decl_name[i])
             continue;
-        int n = tt_sim_defs_node(d, tok_str(ts, i), tlen(ts, i));
+        int n = tt_xf_defs_node(d, tok_str(ts, i), tlen(ts, i));
         if (n >= 0 && d->has_kernel[n])
             d->kernel_ok[n] = 0;
     }
@@ -226,7 +226,7 @@ static int room(co *a)
     if (a->nch < a->cch)
         return 1;
     size_t c = a->cch ? a->cch * 2 : 16;
-    tt_sim_chain_loop *p = realloc(a->ch, c * sizeof *p);
+    tt_xf_chain_loop *p = realloc(a->ch, c * sizeof *p);
     if (!p)
         return !(a->oom = 1);
     a->ch = p;
@@ -240,15 +240,15 @@ static void analyse(co *a)
 {
     const toks *ts = a->ts;
     for (size_t k = 0; k < ts->n && !a->oom; k++) {
-        tt_sim_chain_loop ch;
-        if (ts->v[k].kind != T_ID || !tt_sim_chain_match(ts, k, &ch) || !room(a))
+        tt_xf_chain_loop ch;
+        if (ts->v[k].kind != T_ID || !tt_xf_chain_match(ts, k, &ch) || !room(a))
             continue;
         a->ch[a->nch++] = ch;
         k = ch.be - 1;
     }
     a->chain_co = calloc(a->nch + 1, 1);
     a->oom |= !a->chain_co;
-    if (a->oom || tt_sim_defs_build(&a->d, ts, a->pair) != 0) {
+    if (a->oom || tt_xf_defs_build(&a->d, ts, a->pair) != 0) {
         a->oom = 1;
         return;
     }
@@ -263,7 +263,7 @@ static void analyse(co *a)
         a->rg_at[k] = NO;
     size_t c = 0;
     for (size_t k = 0; k < a->d.nfn; k++) {
-        const tt_sim_def *f = &a->d.fn[k];
+        const tt_xf_def *f = &a->d.fn[k];
         if (!is_co(a, k))
             continue;
         a->rep[f->vtok] = "TT_SIM_CO_KERNEL";
@@ -273,16 +273,16 @@ static void analyse(co *a)
         size_t c0 = c;
         for (; c < a->nch && a->ch[c].kw < f->close; c++)
             a->chain_co[c] = 1;
-        tt_sim_rg_kernel rk = {ts, a->pair, f->open, f->close, a->ch + c0, c - c0, a->rep};
-        int got = tt_sim_rg_put(&a->rg[k], &rk, &a->rg_at[k]);
+        tt_xf_rg_kernel rk = {ts, a->pair, f->open, f->close, a->ch + c0, c - c0, a->rep};
+        int got = tt_xf_rg_put(&a->rg[k], &rk, &a->rg_at[k]);
         if (got < 0)
             a->oom = 1;
         if (got <= 0)
             a->rg_at[k] = NO;
     }
     for (size_t k = 0; k < a->d.nkd; k++) {
-        const tt_sim_kdecl *kd = &a->d.kd[k];
-        int n = tt_sim_defs_node(&a->d, tok_str(ts, kd->name), tlen(ts, kd->name));
+        const tt_xf_kdecl *kd = &a->d.kd[k];
+        int n = tt_xf_defs_node(&a->d, tok_str(ts, kd->name), tlen(ts, kd->name));
         if (n >= 0 && !a->d.poison_all && a->d.kernel_ok[n])
             a->rep[kd->vtok] = "TT_SIM_CO_KERNEL";
     }
@@ -303,7 +303,7 @@ static void emit(const co *a, const char *text, size_t len, sbuf *out)
             continue;
         }
         if (c < a->nch && a->ch[c].kw == k) {
-            const tt_sim_chain_loop *ch = &a->ch[c];
+            const tt_xf_chain_loop *ch = &a->ch[c];
             size_t upto = ts->v[k].s;
             if (k > 0 && is_pragma_unroll(ts, k - 1))
                 upto = ts->v[k - 1].s;
@@ -312,7 +312,7 @@ static void emit(const co *a, const char *text, size_t len, sbuf *out)
                 sb_newlines(out, text, upto, ts->v[k].s);
                 put_indent(out, text, ts->v[k].s);
             }
-            tt_sim_chain_put(out, ts, ch, a->chain_co[c]);
+            tt_xf_chain_put(out, ts, ch, a->chain_co[c]);
             copied = ts->v[ch->be - 1].e;
             k = ch->be - 1;
             c++;
@@ -325,14 +325,14 @@ static void emit(const co *a, const char *text, size_t len, sbuf *out)
     sb_put(out, text + copied, len - copied);
 }
 
-int tt_sim_prep_co(const char *text, size_t len, sbuf *out)
+int tt_xf_prep_co(const char *text, size_t len, sbuf *out)
 {
     toks ts = {text, NULL, 0};
     size_t *pair = NULL;
     co a;
     memset(&a, 0, sizeof a);
     a.ts = &ts;
-    if (tt_sim_tok_split(&ts, len) != 0)
+    if (tt_xf_tok_split(&ts, len) != 0)
         a.oom = 1;
     if (!a.oom) {
         pair = malloc(sizeof *pair * (ts.n + 1));
@@ -340,7 +340,7 @@ int tt_sim_prep_co(const char *text, size_t len, sbuf *out)
         a.oom = !pair || !a.rep;
     }
     if (!a.oom) {
-        tt_sim_tok_pairs(&ts, pair);
+        tt_xf_tok_pairs(&ts, pair);
         a.pair = pair;
         analyse(&a);
     }
@@ -351,7 +351,7 @@ int tt_sim_prep_co(const char *text, size_t len, sbuf *out)
         free(a.rg[k].p);
     free(a.rg);
     free(a.rg_at);
-    tt_sim_defs_free(&a.d);
+    tt_xf_defs_free(&a.d);
     free(ts.v);
     free(pair);
     free(a.rep);
