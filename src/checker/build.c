@@ -84,16 +84,6 @@ static void hash_dir(tt_check_sha256 *h, const char *dir, const char *const *ext
   free(names);
 }
 
-/* Where the sim's headers or runtime library are: the environment variable when set,
- * else the installed copy beside the executable (a relocatable install), else the
- * build tree's path compiled in. Caller frees. */
-static char *sim_path(const char *env_name, const char *installed_rel, const char *built) {
-  const char *env = getenv(env_name);
-  if (env && *env) return strdup(env);
-  char *installed = tt_relocate_find(installed_rel);
-  return installed ? installed : strdup(built);
-}
-
 int tt_check_toolchain_init(tt_check_toolchain *tc, char **err) {
   memset(tc, 0, sizeof *tc);
   *err = NULL;
@@ -103,9 +93,9 @@ int tt_check_toolchain_init(tt_check_toolchain *tc, char **err) {
   else if ((env = getenv("HOME")) && *env) tc->cache_dir = tt_xasprintf("%s/.cache/tiletrans", env);
   else tc->cache_dir = strdup("/tmp/tiletrans-cache");
   tc->cxx = strdup((env = getenv("CXX")) && *env ? env : "c++");
-  tc->sim_include = sim_path("TILETRANS_SIM_INCLUDE_DIR", TT_INSTALL_DATADIR "/tiletrans/sim/include",
+  tc->sim_include = tt_relocate_path("TILETRANS_SIM_INCLUDE_DIR", TT_INSTALL_DATADIR "/tiletrans/sim/include",
                              TT_CHECK_SIM_INCLUDE_DIR);
-  tc->sim_lib = sim_path("TILETRANS_SIM_LIB", TT_INSTALL_LIBDIR "/tiletrans/libtt_sim_rt.a", TT_CHECK_SIM_LIB);
+  tc->sim_lib = tt_relocate_path("TILETRANS_SIM_LIB", TT_INSTALL_LIBDIR "/tiletrans/libtt_sim_rt.a", TT_CHECK_SIM_LIB);
   tc->timeout_s = 300;
   tc->hipcc = tt_check_realcc_find(TT_CHECK_REALCC_HIPCC);
   tc->nvcc = tt_check_realcc_find(TT_CHECK_REALCC_NVCC);

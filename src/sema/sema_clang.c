@@ -37,16 +37,11 @@ struct tt_sema {
   int pch_state;             /* 0 not tried, 1 built, -1 failed: -include the shim instead */
 };
 
-/* The sim's CUDA headers clang parses against: TILETRANS_SIM_INCLUDE_DIR when set, else
- * the installed copy beside the executable (an install whose source tree is gone: the
- * compiled-in path no longer exists, <cooperative_groups.h> is not found, and a call on a
- * tile becomes a recovery expression with no argument types), else the source tree's.
- * Caller frees. */
+/* The sim's CUDA headers clang parses against, found as the checker finds them: an
+ * install whose source tree is gone has no compiled-in path, and without
+ * <cooperative_groups.h> a call on a tile is a recovery expression with no types. */
 static char *default_shim_dir(void) {
-  const char *env = getenv("TILETRANS_SIM_INCLUDE_DIR");
-  if (env && *env) return tt_xstrdup(env);
-  char *installed = tt_relocate_find(TT_INSTALL_DATADIR "/tiletrans/sim/include");
-  return installed ? installed : tt_xstrdup(TT_SIM_INCLUDE_DIR);
+  return tt_relocate_path("TILETRANS_SIM_INCLUDE_DIR", TT_INSTALL_DATADIR "/tiletrans/sim/include", TT_SIM_INCLUDE_DIR);
 }
 
 tt_sema *tt_sema_new(const tt_sema_options *o) {

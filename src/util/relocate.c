@@ -61,9 +61,13 @@ char *tt_relocate_find(const char *rel) {
   return NULL;
 }
 
-char *tt_relocate_rules_dir(void) {
-  const char *env = getenv("TILETRANS_RULES_DIR");
+char *tt_relocate_path(const char *env_name, const char *installed_rel, const char *built) {
+  const char *env = getenv(env_name);
   if (env && *env) return tt_xstrdup(env);
-  char *installed = tt_relocate_find(TT_INSTALL_DATADIR "/tiletrans/rules");
-  return installed ? installed : tt_xstrdup(TT_DEFAULT_RULES_DIR);
+  char *installed = tt_relocate_find(installed_rel);
+  return installed ? installed : tt_xstrdup(built);
+}
+
+char *tt_relocate_rules_dir(void) {
+  return tt_relocate_path("TILETRANS_RULES_DIR", TT_INSTALL_DATADIR "/tiletrans/rules", TT_DEFAULT_RULES_DIR);
 }

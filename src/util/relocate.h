@@ -30,6 +30,11 @@ char *tt_relocate_prefix(void);
  * Caller frees. */
 char *tt_relocate_find(const char *rel);
 
+/* Where one of tiletrans's files is: the environment variable `env_name` when set and
+ * not empty, else <prefix>/<installed_rel> of an install (tt_relocate_find), else
+ * `built`, the build tree's path compiled in. Caller frees. */
+char *tt_relocate_path(const char *env_name, const char *installed_rel, const char *built);
+
 /* The installed rulebook folder (see tt_relocate_find), else the source tree's
  * (TT_DEFAULT_RULES_DIR). TILETRANS_RULES_DIR, when set and not empty, wins over both.
  * Caller frees. */
