@@ -101,7 +101,8 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Port GPU kernels between programming mode
 set(CPACK_RESOURCE_FILE_README ${CMAKE_SOURCE_DIR}/README.md)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-# `tiletrans check` compiles harnesses with the system C++ compiler.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "g++")
+# `tiletrans check` compiles harnesses with the system C++ compiler; the semantic
+# layer dlopen()s libclang (src/sema/clang_api.h) and says so when it is missing.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "g++, libclang1-16")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 include(CPack)

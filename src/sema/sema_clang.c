@@ -1,7 +1,5 @@
 /* The semantic layer on libclang: a run's session (options, compile databases, the
  * shim PCH) and each file's views (see tt_sema.h for what is parsed when). */
-#include <clang-c/CXCompilationDatabase.h>
-#include <clang-c/Index.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -9,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sema/clang_api.h"
 #include "sema/sema_internal.h"
 #include "util/fs.h"
 #include "util/relocate.h"
@@ -61,7 +60,7 @@ tt_sema *tt_sema_new(const tt_sema_options *o) {
 void tt_sema_free(tt_sema *s) {
   if (!s) return;
   for (size_t i = 0; i < s->n_dbs; i++) {
-    if (s->dbs[i].db) clang_CompilationDatabase_dispose(s->dbs[i].db);
+    if (s->dbs[i].db) LC(CompilationDatabase_dispose)(s->dbs[i].db);
     free(s->dbs[i].dir);
   }
   free(s->dbs);
@@ -78,7 +77,15 @@ void tt_sema_free(tt_sema *s) {
   free(s);
 }
 
-const char *tt_sema_unavailable(const tt_sema *s) { return s->why; }
+/* Why the session cannot parse: off, or libclang does not load (tried here, on the
+ * first question that needs a parse, so that runs which never parse never load it). */
+static const char *session_why(const tt_sema *s) {
+  const char *why = s->why;
+  if (!why) tt_clang_api_load(&why);
+  return why;
+}
+
+const char *tt_sema_unavailable(const tt_sema *s) { return session_why(s); }
 
 /* The compile database in `dir` (cached; NULL when there is none). Caller holds lock. */
 static CXCompilationDatabase db_in(tt_sema *s, const char *dir) {
@@ -88,7 +95,7 @@ static CXCompilationDatabase db_in(tt_sema *s, const char *dir) {
   CXCompilationDatabase db = NULL;
   if (access(file, R_OK) == 0) {
     CXCompilationDatabase_Error e;
-    db = clang_CompilationDatabase_fromDirectory(dir, &e);
+    db = LC(CompilationDatabase_fromDirectory)(dir, &e);
     if (e != CXCompilationDatabase_NoError) db = NULL;
   }
   free(file);
@@ -133,11 +140,11 @@ static size_t common_prefix(const char *a, const char *b) {
  * compiles `-x cuda`; else TT_SEMA_SIDES (both). Its -D and -U then belong to that
  * target's view only: a HIP build's -DGGML_USE_HIP is not what the CUDA build sees. */
 static tt_sema_side command_side(CXCompileCommand cmd) {
-  unsigned argc = clang_CompileCommand_getNumArgs(cmd);
+  unsigned argc = LC(CompileCommand_getNumArgs)(cmd);
   tt_sema_side side = TT_SEMA_SIDES;
   for (unsigned i = 0; i < argc && side == TT_SEMA_SIDES; i++) {
-    CXString a_s = clang_CompileCommand_getArg(cmd, i);
-    const char *a = clang_getCString(a_s);
+    CXString a_s = LC(CompileCommand_getArg)(cmd, i);
+    const char *a = LC(getCString)(a_s);
     const char *base = strrchr(a, '/') ? strrchr(a, '/') + 1 : a;
     if ((i == 0 && (strstr(base, "hipcc") || strstr(base, "amdclang"))) || !strncmp(a, "--offload-arch", 14) ||
         !strcmp(a, "-xhip"))
@@ -145,13 +152,13 @@ static tt_sema_side command_side(CXCompileCommand cmd) {
     else if ((i == 0 && strstr(base, "nvcc")) || !strcmp(a, "-xcuda"))
       side = TT_SEMA_CUDA;
     else if (!strcmp(a, "-x") && i + 1 < argc) {
-      CXString v_s = clang_CompileCommand_getArg(cmd, i + 1);
-      const char *v = clang_getCString(v_s);
+      CXString v_s = LC(CompileCommand_getArg)(cmd, i + 1);
+      const char *v = LC(getCString)(v_s);
       if (!strcmp(v, "hip")) side = TT_SEMA_HIP;
       else if (!strcmp(v, "cuda") || !strcmp(v, "cu")) side = TT_SEMA_CUDA;
-      clang_disposeString(v_s);
+      LC(disposeString)(v_s);
     }
-    clang_disposeString(a_s);
+    LC(disposeString)(a_s);
   }
   return side;
 }
@@ -172,13 +179,13 @@ static void add_flag(flag_sets *fs, tt_sema_side side, char *flag) {
  * -isystem, -iquote, -include), with relative folders made absolute. */
 static void keep_pp_flags(CXCompileCommand cmd, flag_sets *fs) {
   tt_sema_side side = command_side(cmd);
-  CXString cwd_s = clang_CompileCommand_getDirectory(cmd);
-  const char *cwd = clang_getCString(cwd_s);
+  CXString cwd_s = LC(CompileCommand_getDirectory)(cmd);
+  const char *cwd = LC(getCString)(cwd_s);
   static const char *const with_value[] = {"-I", "-D", "-U", "-isystem", "-iquote", "-include"};
-  unsigned argc = clang_CompileCommand_getNumArgs(cmd);
+  unsigned argc = LC(CompileCommand_getNumArgs)(cmd);
   for (unsigned i = 1; i < argc; i++) {
-    CXString a_s = clang_CompileCommand_getArg(cmd, i);
-    const char *a = clang_getCString(a_s);
+    CXString a_s = LC(CompileCommand_getArg)(cmd, i);
+    const char *a = LC(getCString)(a_s);
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++) {
       size_t fl = strlen(with_value[k]);
       if (strncmp(a, with_value[k], fl) != 0) continue;
@@ -186,9 +193,9 @@ static void keep_pp_flags(CXCompileCommand cmd, flag_sets *fs) {
       if (a[fl]) {
         value = tt_xstrdup(a + fl);
       } else if (i + 1 < argc) {
-        CXString v_s = clang_CompileCommand_getArg(cmd, ++i);
-        value = tt_xstrdup(clang_getCString(v_s));
-        clang_disposeString(v_s);
+        CXString v_s = LC(CompileCommand_getArg)(cmd, ++i);
+        value = tt_xstrdup(LC(getCString)(v_s));
+        LC(disposeString)(v_s);
       } else {
         break;
       }
@@ -205,9 +212,9 @@ static void keep_pp_flags(CXCompileCommand cmd, flag_sets *fs) {
       free(value);
       break;
     }
-    clang_disposeString(a_s);
+    LC(disposeString)(a_s);
   }
-  clang_disposeString(cwd_s);
+  LC(disposeString)(cwd_s);
 }
 
 /* The preprocessor flags the compile database gives `abs`: its own command, or for a
@@ -217,23 +224,23 @@ static void db_flags(tt_sema *s, const char *abs, flag_sets *fs) {
   CXCompilationDatabase db = db_for(s, abs);
   if (!db) return;
   pthread_mutex_lock(&s->lock); /* libclang's database objects are not documented thread-safe */
-  CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, abs);
-  if (!cmds || clang_CompileCommands_getSize(cmds) == 0) {
-    if (cmds) clang_CompileCommands_dispose(cmds);
-    cmds = clang_CompilationDatabase_getAllCompileCommands(db);
+  CXCompileCommands cmds = LC(CompilationDatabase_getCompileCommands)(db, abs);
+  if (!cmds || LC(CompileCommands_getSize)(cmds) == 0) {
+    if (cmds) LC(CompileCommands_dispose)(cmds);
+    cmds = LC(CompilationDatabase_getAllCompileCommands)(db);
     unsigned best = UINT_MAX;
     size_t best_len = 0;
-    for (unsigned i = 0; cmds && i < clang_CompileCommands_getSize(cmds); i++) {
-      CXString f = clang_CompileCommand_getFilename(clang_CompileCommands_getCommand(cmds, i));
-      size_t l = common_prefix(clang_getCString(f), abs);
+    for (unsigned i = 0; cmds && i < LC(CompileCommands_getSize)(cmds); i++) {
+      CXString f = LC(CompileCommand_getFilename)(LC(CompileCommands_getCommand)(cmds, i));
+      size_t l = common_prefix(LC(getCString)(f), abs);
       if (best == UINT_MAX || l > best_len) best = i, best_len = l;
-      clang_disposeString(f);
+      LC(disposeString)(f);
     }
-    if (best != UINT_MAX) keep_pp_flags(clang_CompileCommands_getCommand(cmds, best), fs);
+    if (best != UINT_MAX) keep_pp_flags(LC(CompileCommands_getCommand)(cmds, best), fs);
   } else {
-    keep_pp_flags(clang_CompileCommands_getCommand(cmds, 0), fs);
+    keep_pp_flags(LC(CompileCommands_getCommand)(cmds, 0), fs);
   }
-  if (cmds) clang_CompileCommands_dispose(cmds);
+  if (cmds) LC(CompileCommands_dispose)(cmds);
   pthread_mutex_unlock(&s->lock);
 }
 
@@ -256,12 +263,12 @@ static void build_pch(tt_sema *s, CXIndex idx) {
   for (size_t i = 0; i < 5; i++) TT_PUSH(args, n, cap, tt_xstrdup(fixed[i]));
   push_defines(&args, &n, &cap, tt_sema_side_defines(TT_SEMA_CUDA));
   CXTranslationUnit tu = NULL;
-  enum CXErrorCode e = clang_parseTranslationUnit2(idx, header, (const char *const *)args, (int)n, NULL, 0,
+  enum CXErrorCode e = LC(parseTranslationUnit2)(idx, header, (const char *const *)args, (int)n, NULL, 0,
                                                    CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization,
                                                    &tu);
-  if (e == CXError_Success && tu && clang_saveTranslationUnit(tu, s->pch, clang_defaultSaveOptions(tu)) == 0)
+  if (e == CXError_Success && tu && LC(saveTranslationUnit)(tu, s->pch, LC(defaultSaveOptions)(tu)) == 0)
     s->pch_state = 1;
-  if (tu) clang_disposeTranslationUnit(tu);
+  if (tu) LC(disposeTranslationUnit)(tu);
   for (size_t i = 0; i < n; i++) free(args[i]);
   free(args);
   free(header);
@@ -331,7 +338,7 @@ tt_sema_file *tt_sema_file_new(tt_sema *s, const char *path, const char *text, s
 }
 
 static void view_free(view *v) {
-  if (v->tu) clang_disposeTranslationUnit(v->tu);
+  if (v->tu) LC(disposeTranslationUnit)(v->tu);
   free(v->why);
   free(v->skipped);
   for (size_t i = 0; i < v->n_macros; i++) {
@@ -345,7 +352,7 @@ void tt_sema_file_free(tt_sema_file *f) {
   if (!f) return;
   for (int i = 0; i < TT_SEMA_SIDES; i++) view_free(&f->pp[i]);
   view_free(&f->typed);
-  if (f->idx) clang_disposeIndex(f->idx);
+  if (f->idx) LC(disposeIndex)(f->idx);
   for (size_t i = 0; i < f->flags.n_both; i++) free(f->flags.both[i]);
   free(f->flags.both);
   for (int k = 0; k < TT_SEMA_SIDES; k++) {
@@ -377,8 +384,8 @@ static void file_flags(tt_sema_file *f) {
 static int64_t main_offset(const view *v, CXSourceLocation loc) {
   CXFile file;
   unsigned off;
-  clang_getExpansionLocation(loc, &file, NULL, NULL, &off);
-  if (!file || !clang_File_isEqual(file, v->file)) return -1;
+  LC(getExpansionLocation)(loc, &file, NULL, NULL, &off);
+  if (!file || !LC(File_isEqual)(file, v->file)) return -1;
   return off;
 }
 
@@ -401,27 +408,27 @@ static bool system_header(const char *s, size_t n) {
  * wrong without it (an angle-bracket one is a system header, which the preprocessor
  * views do not read on purpose). */
 static char *missing_include(CXTranslationUnit tu, tt_sema_side side) {
-  unsigned n = clang_getNumDiagnostics(tu);
+  unsigned n = LC(getNumDiagnostics)(tu);
   char *why = NULL;
   for (unsigned i = 0; i < n && !why; i++) {
-    CXDiagnostic d = clang_getDiagnostic(tu, i);
-    CXString sp = clang_getDiagnosticSpelling(d);
-    const char *msg = clang_getCString(sp);
+    CXDiagnostic d = LC(getDiagnostic)(tu, i);
+    CXString sp = LC(getDiagnosticSpelling)(d);
+    const char *msg = LC(getCString)(sp);
     if (strstr(msg, "file not found")) {
       CXFile file;
       unsigned line, off;
-      clang_getExpansionLocation(clang_getDiagnosticLocation(d), &file, &line, NULL, &off);
+      LC(getExpansionLocation)(LC(getDiagnosticLocation)(d), &file, &line, NULL, &off);
       size_t size = 0;
-      const char *text = file ? clang_getFileContents(tu, file, &size) : NULL;
+      const char *text = file ? LC(getFileContents)(tu, file, &size) : NULL;
       if (text && off < size && text[off] == '"' && !system_header(text + off + 1, size - off - 1)) {
-        CXString fn = clang_getFileName(file);
-        why = tt_xasprintf("%s (%s:%u) for the %s target; pass -I or --compile-commands", msg, clang_getCString(fn),
+        CXString fn = LC(getFileName)(file);
+        why = tt_xasprintf("%s (%s:%u) for the %s target; pass -I or --compile-commands", msg, LC(getCString)(fn),
                            line, side == TT_SEMA_HIP ? "HIP" : "CUDA");
-        clang_disposeString(fn);
+        LC(disposeString)(fn);
       }
     }
-    clang_disposeString(sp);
-    clang_disposeDiagnostic(d);
+    LC(disposeString)(sp);
+    LC(disposeDiagnostic)(d);
   }
   return why;
 }
@@ -432,42 +439,42 @@ static int cmp_u32(const void *a, const void *b) {
 }
 
 static void collect_skipped(view *v) {
-  CXSourceRangeList *rl = clang_getSkippedRanges(v->tu, v->file);
+  CXSourceRangeList *rl = LC(getSkippedRanges)(v->tu, v->file);
   if (!rl) return;
   v->skipped = tt_xcalloc(rl->count ? rl->count * 2 : 1, sizeof *v->skipped);
   for (unsigned i = 0; i < rl->count; i++) {
-    int64_t a = main_offset(v, clang_getRangeStart(rl->ranges[i]));
-    int64_t b = main_offset(v, clang_getRangeEnd(rl->ranges[i]));
+    int64_t a = main_offset(v, LC(getRangeStart)(rl->ranges[i]));
+    int64_t b = main_offset(v, LC(getRangeEnd)(rl->ranges[i]));
     if (a < 0 || b < a) continue;
     v->skipped[2 * v->n_skipped] = (uint32_t)a;
     v->skipped[2 * v->n_skipped + 1] = (uint32_t)b;
     v->n_skipped++;
   }
-  clang_disposeSourceRangeList(rl);
+  LC(disposeSourceRangeList)(rl);
   if (v->n_skipped) qsort(v->skipped, v->n_skipped, 2 * sizeof *v->skipped, cmp_u32);
 }
 
 static enum CXChildVisitResult visit_macro(CXCursor c, CXCursor parent, CXClientData data) {
   view *v = data;
-  if (clang_getCursorKind(c) != CXCursor_MacroExpansion) return CXChildVisit_Continue;
+  if (LC(getCursorKind)(c) != CXCursor_MacroExpansion) return CXChildVisit_Continue;
   CXFile file;
   unsigned off;
   /* Spelled in the main file (an expansion inside another macro's body is not). */
-  clang_getFileLocation(clang_getCursorLocation(c), &file, NULL, NULL, &off);
-  if (!file || !clang_File_isEqual(file, v->file)) return CXChildVisit_Continue;
-  CXString name = clang_getCursorSpelling(c);
-  macro_use u = {off, {tt_xstrdup(clang_getCString(name)), NULL, 0}};
-  clang_disposeString(name);
-  CXCursor def = clang_getCursorReferenced(c);
-  if (!clang_Cursor_isNull(def)) {
+  LC(getFileLocation)(LC(getCursorLocation)(c), &file, NULL, NULL, &off);
+  if (!file || !LC(File_isEqual)(file, v->file)) return CXChildVisit_Continue;
+  CXString name = LC(getCursorSpelling)(c);
+  macro_use u = {off, {tt_xstrdup(LC(getCString)(name)), NULL, 0}};
+  LC(disposeString)(name);
+  CXCursor def = LC(getCursorReferenced)(c);
+  if (!LC(Cursor_isNull)(def)) {
     CXFile dfile;
     unsigned line;
-    clang_getFileLocation(clang_getCursorLocation(def), &dfile, &line, NULL, NULL);
+    LC(getFileLocation)(LC(getCursorLocation)(def), &dfile, &line, NULL, NULL);
     if (dfile) {
-      CXString fn = clang_getFileName(dfile);
-      u.m.def_file = tt_xstrdup(clang_getCString(fn));
+      CXString fn = LC(getFileName)(dfile);
+      u.m.def_file = tt_xstrdup(LC(getCString)(fn));
       u.m.def_line = line;
-      clang_disposeString(fn);
+      LC(disposeString)(fn);
     }
   }
   if (!u.m.def_file) u.m.def_file = tt_xstrdup("<command line>");
@@ -484,7 +491,7 @@ static int cmp_macro(const void *a, const void *b) {
  * preprocessor view of `side`. */
 static void parse_view(tt_sema_file *f, view *v, tt_sema_side side, bool typed) {
   v->tried = true;
-  if (!f->idx) f->idx = clang_createIndex(1, 0);
+  if (!f->idx) f->idx = LC(createIndex)(1, 0);
   file_flags(f);
   char **args = NULL;
   size_t n = 0, cap = 0;
@@ -510,7 +517,7 @@ static void parse_view(tt_sema_file *f, view *v, tt_sema_side side, bool typed) 
   if (!typed)
     opts |= CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_SkipFunctionBodies;
   enum CXErrorCode e =
-      clang_parseTranslationUnit2(f->idx, f->path, (const char *const *)args, (int)n, &unsaved, 1, opts, &v->tu);
+      LC(parseTranslationUnit2)(f->idx, f->path, (const char *const *)args, (int)n, &unsaved, 1, opts, &v->tu);
   for (size_t i = 0; i < n; i++) free(args[i]);
   free(args);
   if (e != CXError_Success || !v->tu) {
@@ -519,18 +526,18 @@ static void parse_view(tt_sema_file *f, view *v, tt_sema_side side, bool typed) 
                           side == TT_SEMA_HIP ? "HIP" : "CUDA", (int)e);
     return;
   }
-  v->file = clang_getFile(v->tu, f->path);
+  v->file = LC(getFile)(v->tu, f->path);
   v->why = missing_include(v->tu, side);
   if (typed) return;
   collect_skipped(v);
-  clang_visitChildren(clang_getTranslationUnitCursor(v->tu), visit_macro, v);
+  LC(visitChildren)(LC(getTranslationUnitCursor)(v->tu), visit_macro, v);
   if (v->n_macros) qsort(v->macros, v->n_macros, sizeof *v->macros, cmp_macro); /* NULL when none */
 }
 
 /* The preprocessor view of `side`, or NULL with f->why set. */
 static view *pp_view(tt_sema_file *f, tt_sema_side side) {
-  if (f->s->why) {
-    f->why = f->s->why;
+  if (session_why(f->s)) {
+    f->why = session_why(f->s);
     return NULL;
   }
   view *v = &f->pp[side];
@@ -543,8 +550,8 @@ static view *pp_view(tt_sema_file *f, tt_sema_side side) {
 }
 
 static view *typed_view(tt_sema_file *f) {
-  if (f->s->why) {
-    f->why = f->s->why;
+  if (session_why(f->s)) {
+    f->why = session_why(f->s);
     return NULL;
   }
   view *v = &f->typed;
@@ -657,7 +664,7 @@ typedef struct tops_ctx {
 
 static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData data) {
   tops_ctx *t = data;
-  if (main_offset(&t->f->typed, clang_getRangeStart(clang_getCursorExtent(c))) >= 0)
+  if (main_offset(&t->f->typed, LC(getRangeStart)(LC(getCursorExtent)(c))) >= 0)
     TT_PUSH(t->f->tops, t->f->n_tops, t->cap, c);
   return CXChildVisit_Continue;
 }
@@ -667,7 +674,7 @@ static bool collect_tops(tt_sema_file *f) {
   if (!v) return false;
   if (!f->tops_done) {
     tops_ctx t = {f, 0};
-    clang_visitChildren(clang_getTranslationUnitCursor(v->tu), visit_top, &t);
+    LC(visitChildren)(LC(getTranslationUnitCursor)(v->tu), visit_top, &t);
     f->tops_done = true;
   }
   return true;
@@ -682,8 +689,8 @@ typedef struct find_ctx {
 } find_ctx;
 
 static bool cursor_span(const view *v, CXCursor c, uint32_t *a, uint32_t *b) {
-  CXSourceRange r = clang_getCursorExtent(c);
-  int64_t s = main_offset(v, clang_getRangeStart(r)), e = main_offset(v, clang_getRangeEnd(r));
+  CXSourceRange r = LC(getCursorExtent)(c);
+  int64_t s = main_offset(v, LC(getRangeStart)(r)), e = main_offset(v, LC(getRangeEnd)(r));
   if (s < 0 || e < s) return false;
   *a = (uint32_t)s;
   *b = (uint32_t)e;
@@ -699,11 +706,11 @@ static enum CXChildVisitResult visit_find(CXCursor c, CXCursor parent, CXClientD
   uint32_t a, b;
   if (!cursor_span(k->v, c, &a, &b) || a > k->start || b < k->end) return CXChildVisit_Continue;
   uint32_t len = b - a;
-  enum CXCursorKind kind = clang_getCursorKind(c);
-  bool usable = (clang_isExpression(kind) || clang_isDeclaration(kind)) &&
-                clang_getCursorType(c).kind != CXType_Invalid;
+  enum CXCursorKind kind = LC(getCursorKind)(c);
+  bool usable = (LC(isExpression)(kind) || LC(isDeclaration)(kind)) &&
+                LC(getCursorType)(c).kind != CXType_Invalid;
   if (usable && (!k->found || len < k->best_len ||
-                 (len == k->best_len && clang_getCursorKind(k->best) == CXCursor_UnexposedExpr &&
+                 (len == k->best_len && LC(getCursorKind)(k->best) == CXCursor_UnexposedExpr &&
                   kind != CXCursor_UnexposedExpr))) {
     k->best = c;
     k->best_len = len;
@@ -713,31 +720,31 @@ static enum CXChildVisitResult visit_find(CXCursor c, CXCursor parent, CXClientD
 }
 
 static char *type_name(CXType t) {
-  CXString s = clang_getTypeSpelling(t);
-  char *out = tt_xstrdup(clang_getCString(s));
-  clang_disposeString(s);
+  CXString s = LC(getTypeSpelling)(t);
+  char *out = tt_xstrdup(LC(getCString)(s));
+  LC(disposeString)(s);
   return out;
 }
 
 tt_sema_answer tt_sema_type_at(tt_sema_file *f, uint32_t start, uint32_t end, const char **spelled,
                                const char **canonical) {
   if (!collect_tops(f)) return TT_SEMA_UNKNOWN;
-  find_ctx k = {&f->typed, start, end, clang_getNullCursor(), 0, false};
+  find_ctx k = {&f->typed, start, end, LC(getNullCursor)(), 0, false};
   for (size_t i = 0; i < f->n_tops; i++) {
     uint32_t a, b;
     if (!cursor_span(&f->typed, f->tops[i], &a, &b) || a > start || b < end) continue;
-    visit_find(f->tops[i], clang_getNullCursor(), &k);
-    clang_visitChildren(f->tops[i], visit_find, &k);
+    visit_find(f->tops[i], LC(getNullCursor)(), &k);
+    LC(visitChildren)(f->tops[i], visit_find, &k);
   }
   if (!k.found) {
     f->why = "clang found no expression or declaration there";
     return TT_SEMA_UNKNOWN;
   }
-  CXType t = clang_getCursorType(k.best);
+  CXType t = LC(getCursorType)(k.best);
   free(f->spelled);
   free(f->canonical);
   f->spelled = type_name(t);
-  f->canonical = type_name(clang_getCanonicalType(t));
+  f->canonical = type_name(LC(getCanonicalType)(t));
   *spelled = f->spelled;
   *canonical = f->canonical;
   return TT_SEMA_YES;
@@ -746,18 +753,18 @@ tt_sema_answer tt_sema_type_at(tt_sema_file *f, uint32_t start, uint32_t end, co
 /* "name<args>": libclang's display name leaves a specialisation's arguments out. */
 static char *instantiation_name(CXCursor c) {
   tt_buf b = {0};
-  CXString sp = clang_getCursorSpelling(c);
-  tt_buf_puts(&b, clang_getCString(sp));
-  clang_disposeString(sp);
-  int n = clang_Cursor_getNumTemplateArguments(c);
+  CXString sp = LC(getCursorSpelling)(c);
+  tt_buf_puts(&b, LC(getCString)(sp));
+  LC(disposeString)(sp);
+  int n = LC(Cursor_getNumTemplateArguments)(c);
   tt_buf_putc(&b, '<');
   for (int i = 0; i < n; i++) {
     if (i) tt_buf_puts(&b, ", ");
-    enum CXTemplateArgumentKind k = clang_Cursor_getTemplateArgumentKind(c, (unsigned)i);
+    enum CXTemplateArgumentKind k = LC(Cursor_getTemplateArgumentKind)(c, (unsigned)i);
     if (k == CXTemplateArgumentKind_Integral) {
-      tt_buf_printf(&b, "%lld", clang_Cursor_getTemplateArgumentValue(c, (unsigned)i));
+      tt_buf_printf(&b, "%lld", LC(Cursor_getTemplateArgumentValue)(c, (unsigned)i));
     } else if (k == CXTemplateArgumentKind_Type) {
-      char *t = type_name(clang_Cursor_getTemplateArgumentType(c, (unsigned)i));
+      char *t = type_name(LC(Cursor_getTemplateArgumentType)(c, (unsigned)i));
       tt_buf_puts(&b, t);
       free(t);
     } else {
@@ -774,9 +781,9 @@ const char *const *tt_sema_instantiations(tt_sema_file *f, size_t *n) {
   if (!f->insts_done) {
     size_t cap = 0;
     for (size_t i = 0; i < f->n_tops; i++) {
-      enum CXCursorKind k = clang_getCursorKind(f->tops[i]);
+      enum CXCursorKind k = LC(getCursorKind)(f->tops[i]);
       if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) continue;
-      if (clang_Cursor_isNull(clang_getSpecializedCursorTemplate(f->tops[i]))) continue;
+      if (LC(Cursor_isNull)(LC(getSpecializedCursorTemplate)(f->tops[i]))) continue;
       TT_PUSH(f->insts, f->n_insts, cap, instantiation_name(f->tops[i]));
     }
     f->insts_done = true;
@@ -793,24 +800,24 @@ const uint32_t *tt_sema_identifiers(tt_sema_file *f, uint32_t start, uint32_t en
   if (!v && f->pp[TT_SEMA_HIP].tu) v = &f->pp[TT_SEMA_HIP]; /* a missing include does not change lexing */
   if (!v) return NULL;
   if (end > f->len) end = (uint32_t)f->len;
-  CXSourceRange r = clang_getRange(clang_getLocationForOffset(v->tu, v->file, start),
-                                   clang_getLocationForOffset(v->tu, v->file, end));
+  CXSourceRange r = LC(getRange)(LC(getLocationForOffset)(v->tu, v->file, start),
+                                   LC(getLocationForOffset)(v->tu, v->file, end));
   CXToken *toks;
   unsigned nt;
-  clang_tokenize(v->tu, r, &toks, &nt);
+  LC(tokenize)(v->tu, r, &toks, &nt);
   free(f->idents);
   f->idents = tt_xcalloc(nt ? 2 * nt : 1, sizeof *f->idents);
   f->n_idents = 0;
   for (unsigned i = 0; i < nt; i++) {
-    if (clang_getTokenKind(toks[i]) != CXToken_Identifier) continue;
-    CXSourceRange tr = clang_getTokenExtent(v->tu, toks[i]);
-    int64_t a = main_offset(v, clang_getRangeStart(tr)), b = main_offset(v, clang_getRangeEnd(tr));
+    if (LC(getTokenKind)(toks[i]) != CXToken_Identifier) continue;
+    CXSourceRange tr = LC(getTokenExtent)(v->tu, toks[i]);
+    int64_t a = main_offset(v, LC(getRangeStart)(tr)), b = main_offset(v, LC(getRangeEnd)(tr));
     if (a < start || b > end) continue;
     f->idents[2 * f->n_idents] = (uint32_t)a;
     f->idents[2 * f->n_idents + 1] = (uint32_t)b;
     f->n_idents++;
   }
-  clang_disposeTokens(v->tu, toks, nt);
+  LC(disposeTokens)(v->tu, toks, nt);
   *n = f->n_idents;
   return f->idents;
 }

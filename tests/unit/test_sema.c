@@ -332,6 +332,22 @@ Test(sema, off_means_unknown_with_a_reason) {
   close_file(&x);
 }
 
+#ifdef TT_HAVE_LIBCLANG
+/* libclang is loaded on the first parse, not linked: a library that does not load is
+ * a reason the layer gives, never a crash. Criterion runs each test in its own
+ * process, so this one loads (or fails to load) afresh. */
+Test(sema, a_libclang_that_does_not_load_is_a_reason) {
+  setenv("TILETRANS_LIBCLANG", "/nonexistent/libclang.so", 1);
+  fixture x = open_file(NULL, "k.cu", "#ifdef X\nint a;\n#endif\n", NULL);
+  cr_expect_eq(tt_sema_live(x.f, TT_SEMA_HIP, at(&x, "int a")), TT_SEMA_UNKNOWN);
+  cr_assert(tt_sema_why(x.f));
+  cr_expect(strstr(tt_sema_why(x.f), "libclang could not be loaded (/nonexistent/libclang.so"), "%s", tt_sema_why(x.f));
+  cr_expect_str_eq(tt_sema_unavailable(x.s), tt_sema_why(x.f));
+  close_file(&x);
+  unsetenv("TILETRANS_LIBCLANG");
+}
+#endif
+
 #ifndef TT_HAVE_LIBCLANG
 Test(sema, built_without_libclang_says_so) {
   fixture x = open_file(NULL, "k.cu", "int a;\n", NULL);
