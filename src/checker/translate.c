@@ -24,21 +24,51 @@ struct tt_check_translator {
   pthread_mutex_t lock;      /* guards compiling the book */
 };
 
-/* The rule files (name and content, in the book's order) and the executable that
- * runs them. A rule file that cannot be read is hashed as such: its rule was loaded,
- * so the cache simply misses until it can be read again. */
+/* A file's identity without reading it: device, inode, size, modification time.
+ * Replacing or rebuilding the file changes it. */
+static void hash_file_identity(tt_check_sha256 *h, const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0) return;
+  long long id[5] = {(long long)st.st_dev, (long long)st.st_ino, (long long)st.st_size,
+                     (long long)st.st_mtim.tv_sec, (long long)st.st_mtim.tv_nsec};
+  tt_check_sha256_field(h, id, sizeof id);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The rule files (name and content, in the book's order), the sim's headers
+ * (env_hash) and the code that runs them: the executable and its shared objects. A
+ * rule file that cannot be read is hashed as such: its rule was loaded, so the cache
+ * simply misses until it can be read again. */
 static void hash_rules(const struct tt_rulebook *book, const char *env_hash, char hex[65]) {
   tt_check_sha256 h;
   tt_check_sha256_init(&h);
   static const char tag[] = "tiletrans-translation-v1";
   tt_check_sha256_field(&h, tag, sizeof tag - 1);
   tt_check_sha256_field(&h, env_hash ? env_hash : "", env_hash ? strlen(env_hash) : 0);
-  struct stat st;
-  if (stat("/proc/self/exe", &st) == 0) {
-    long long id[5] = {(long long)st.st_dev, (long long)st.st_ino, (long long)st.st_size,
-                       (long long)st.st_mtim.tv_sec, (long long)st.st_mtim.tv_nsec};
-    tt_check_sha256_field(&h, id, sizeof id);
+  hash_file_identity(&h, "/proc/self/exe");
+  /* and every shared object it runs with: libclang answers the rules' type questions.
+   * By name, sorted: the maps list them by address, which changes every run (ASLR). */
+  FILE *maps = fopen("/proc/self/maps", "r");
+  char line[4096];
+  char **sos = NULL;
+  size_t n_sos = 0, cap = 0;
+  while (maps && fgets(line, sizeof line, maps)) {
+    char *so = strchr(line, '/');
+    if (!so || !strstr(so, ".so")) continue;
+    so[strcspn(so, "\n")] = '\0';
+    TT_PUSH(sos, n_sos, cap, tt_xstrdup(so));
   }
+  if (maps) fclose(maps);
+  if (n_sos) qsort(sos, n_sos, sizeof *sos, cmp_str);
+  for (size_t i = 0; i < n_sos; i++) {
+    if (i == 0 || strcmp(sos[i], sos[i - 1]) != 0) { /* one file maps several segments */
+      tt_check_sha256_field(&h, sos[i], strlen(sos[i]));
+      hash_file_identity(&h, sos[i]);
+    }
+  }
+  for (size_t i = 0; i < n_sos; i++) free(sos[i]);
+  free(sos);
   for (size_t i = 0; i < book->n_rules; i++) {
     const char *f = book->rules[i]->file;
     tt_check_sha256_field(&h, f, strlen(f));

@@ -5,9 +5,10 @@
  * check translates the same text with the same rules as last time. So a translation
  * is a pure function of (rule files, the rewrite engine, file name, language, text),
  * saved in the build cache under the SHA-256 of all of them; the queries of a language
- * are compiled on the first miss only. The engine is named by the executable's
- * identity (device, inode, size, mtime): rebuilding tiletrans changes it, and hashing
- * 15 MB of code on every run would cost what the cache saves.
+ * are compiled on the first miss only. The engine is named by the identity (device,
+ * inode, size, mtime) of the executable and of each shared object it has mapped
+ * (libclang, tree-sitter): rebuilding tiletrans or upgrading a library changes it,
+ * and hashing their 100+ MB of code on every run would cost what the cache saves.
  *
  * One translator is made by the caller (the CLI) per run and shared by the check
  * threads: it borrows the book (loaded uncompiled, tt_rulebook_load_uncompiled), which
