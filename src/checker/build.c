@@ -6,10 +6,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "util/fs.h"
@@ -257,27 +259,59 @@ char *tt_check_first_errors(const char *text, const char *kernel_path, int max_l
   return out;
 }
 
-/* Precompiled shim headers: a harness starts `#define TT_SIM_WARP N` then includes
- * tt_sim_hip.h or tt_sim_cuda.h, whose parse is most of a compile. The header is
- * precompiled once per (sim build, dialect, warp) into the cache, with the flags of
- * the first attempt (C++20 with region forms); GCC uses a .gch found in an -I dir
- * before the header's own dir when the flags and macros match, and ignores it else.
- * Returns the dir holding it (malloc'd), or NULL (the compile then goes without). */
+/* The precompiled header of a harness: it starts with `#include "tt_sim_std.hpp"`,
+ * the standard headers the shims build on, whose parse is most of a compile and which
+ * depend on no macro. So one .gch per sim build serves every harness, CUDA and HIP,
+ * warp 32 and 64 (a shim header precompiled per dialect and warp cost a cold check
+ * ~2 s of CPU per variant, three variants for the corpus, for the same saving per
+ * harness). It is made with the flags of the first attempt (C++20 with region forms);
+ * GCC uses a .gch found in an -I dir before the header's own dir when the flags
+ * match, and ignores it else. Returns the dir holding it (malloc'd), or NULL (the
+ * compile then goes without). */
+static const char k_std_header[] = "tt_sim_std.hpp";
+
 static const char *shim_header(const char *harness_text) {
-  return strstr(harness_text, "#include \"tt_sim_hip.h\"") ? "tt_sim_hip.h"
-         : strstr(harness_text, "#include \"tt_sim_cuda.h\"") ? "tt_sim_cuda.h" : NULL;
+  return strstr(harness_text, "\n#include \"tt_sim_std.hpp\"\n") ? k_std_header : NULL;
 }
 
-static char *shim_pch(const tt_check_toolchain *tc, const char *harness_text, char *warp_def, size_t wsz) {
+/* Making the .gch costs ~1.5-2 s of CPU (GCC writes some 60 MB) and saves ~0.4 s per
+ * harness built with it, so it pays only where several harnesses are built: the first
+ * check of an empty cache (its reference and its candidate: fewer than k_pch_after
+ * harnesses in the cache) builds without it, and a later check of that cache, or the
+ * third harness of a run of many, makes it. */
+static const size_t k_pch_after = 2;
+
+static int cache_holds_harnesses(const tt_check_toolchain *tc, size_t want) {
+  char *bin = tt_xasprintf("%s/bin", tc->cache_dir);
+  DIR *d = bin ? opendir(bin) : NULL;
+  size_t n = 0;
+  for (struct dirent *e; d && n < want && (e = readdir(d));)
+    if (e->d_name[0] != '.') n++;
+  if (d) closedir(d);
+  free(bin);
+  return n >= want;
+}
+
+static char *shim_pch(const tt_check_toolchain *tc, const char *harness_text) {
   const char *hdr = shim_header(harness_text);
-  const char *w = strstr(harness_text, "#define TT_SIM_WARP ");
-  int warp = w ? atoi(w + 20) : 0;
-  if (!hdr || (warp != 32 && warp != 64)) return NULL;
-  snprintf(warp_def, wsz, "-DTT_SIM_WARP=%d", warp);
-  char *dir = tt_xasprintf("%s/pch/%.16s-%s-%d", tc->cache_dir, tc->sim_hash, hdr, warp);
+  if (!hdr) return NULL;
+  char *dir = tt_xasprintf("%s/pch/%.16s-%s", tc->cache_dir, tc->sim_hash, hdr);
   char *gch = dir ? tt_xasprintf("%s/%s.gch", dir, hdr) : NULL;
   if (!gch || tt_check_mkdirs(dir) != 0) goto fail;
   if (access(gch, R_OK) == 0) { free(gch); return dir; }
+  if (!cache_holds_harnesses(tc, k_pch_after)) goto fail;
+  /* One builder at a time (threads of this process, other processes on the cache):
+   * the checks that start together would each make the same header. The others wait
+   * and then use it. Without the lock (a file system without flock) they all build. */
+  char *lockp = tt_xasprintf("%s/.lock", dir);
+  int lock = lockp ? open(lockp, O_RDWR | O_CREAT | O_CLOEXEC, 0644) : -1;
+  free(lockp);
+  if (lock >= 0 && flock(lock, LOCK_EX) != 0) { close(lock); lock = -1; }
+  if (access(gch, R_OK) == 0) {
+    if (lock >= 0) close(lock);
+    free(gch);
+    return dir;
+  }
   /* A name no other builder shares: checks run on several threads of one process, so
    * a pid is not enough (two compilers writing one .gch made a corrupt header that
    * sent later compiles into an endless loop inside cc1plus). */
@@ -293,7 +327,6 @@ static char *shim_pch(const tt_check_toolchain *tc, const char *harness_text, ch
     argv[n++] = tc->cxx;
     for (const char *const *f = k_cxx_flags; *f; f++) argv[n++] = (char *)*f;
     argv[n++] = (char *)k_cxx_std[0];
-    argv[n++] = warp_def;
     argv[n++] = inc;
     argv[n++] = "-x";
     argv[n++] = "c++-header";
@@ -309,6 +342,7 @@ static char *shim_pch(const tt_check_toolchain *tc, const char *harness_text, ch
     unlink(elog);
   }
   if (!ok && fd >= 0) unlink(tmp);
+  if (lock >= 0) close(lock); /* releases the lock */
   free(tmp);
   free(src);
   free(inc);
@@ -387,13 +421,13 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
   /* after the kernel's own dir: a compat header shipped next to a port wins */
   char *inc3 = !nvcc && tc->hip_support ? tt_xasprintf("-I%s", tc->hip_support) : NULL;
   int rc = -1;
-  char warp_def[32] = "", *pch = NULL, *pch_inc = NULL;
+  char *pch = NULL, *pch_inc = NULL;
   int pch_failed = 0;
   if (!src || !out || !olog || !elog || !inc1 || tt_check_write_file(src, harness_text, strlen(harness_text)) != 0) {
     *log = tt_xasprintf("cannot write the harness in %s", tmp);
     goto done;
   }
-  pch = nvcc ? NULL : shim_pch(tc, harness_text, warp_def, sizeof warp_def);
+  pch = nvcc ? NULL : shim_pch(tc, harness_text);
   pch_inc = pch ? tt_xasprintf("-I%s", pch) : NULL;
   /* attempts: C++20, C++20 without region forms, C++17 */
   int attempt;
@@ -406,10 +440,7 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
     for (const char *const *f = flags; *f; f++) argv[n++] = (char *)*f;
     if (!nvcc) argv[n++] = (char *)std;
     if (!nvcc && attempt == 1) argv[n++] = (char *)k_no_regions;
-    if (pch_inc && attempt == 0) { /* the precompiled shim: same flags as the first attempt */
-      argv[n++] = warp_def;
-      argv[n++] = pch_inc;
-    }
+    if (pch_inc && attempt == 0) argv[n++] = pch_inc; /* same flags as the first attempt */
     if (!nvcc) argv[n++] = inc1;
     if (inc2) argv[n++] = inc2;
     if (inc3) argv[n++] = inc3;

@@ -16,6 +16,7 @@
 #include "checker/side.h"
 #include "checker/tile_check.h"
 #include "checker/torch_ref.h"
+#include "checker/translate.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -236,22 +237,16 @@ static char *translation(const tt_check_toolchain *tc, const tt_check_spec *spec
   *path = NULL;
   tt_xf_result whole;
   if (tt_check_inline_program(spec, tc->sim_include, &whole, err) != 0) return NULL;
-  tt_selection sel = {.target = "hip"};
-  tt_rewrite_result rr;
-  char *terr = NULL;
-  int trc = o->book ? tt_rewrite_text(o->book, &sel, spec->source, tt_lang_from_path(spec->source), whole.text,
-                                      whole.len, &rr, &terr)
-                    : -1;
+  char *text = NULL, *terr = NULL;
+  int trc = o->translator ? tt_check_translate(o->translator, spec->source, tt_lang_from_path(spec->source),
+                                               whole.text, whole.len, &text, len, &terr)
+                          : -1;
   tt_xf_result_free(&whole);
   if (trc < 0) {
     *err = tt_xasprintf("translating %s to HIP failed: %s", spec->source, terr ? terr : "no rulebook loaded");
     free(terr);
     return NULL;
   }
-  char *text = rr.text;
-  *len = rr.len;
-  rr.text = NULL;
-  tt_rewrite_result_free(&rr);
   const char *base = strrchr(spec->source, '/');
   base = base ? base + 1 : spec->source;
   const char *dot = strrchr(base, '.');
@@ -278,18 +273,17 @@ static char *translation(const tt_check_toolchain *tc, const tt_check_spec *spec
  * The rulebook translates them as it translates the source (one parser, one rename
  * table). Returns a copy of spec->launches with the names replaced (the caller frees
  * each kernel and the array), or NULL when no name changes. */
-static tt_check_launch *ported_launches(const struct tt_rulebook *book, const tt_check_spec *spec) {
+static tt_check_launch *ported_launches(tt_check_translator *tr, const tt_check_spec *spec) {
   tt_check_launch *out = NULL;
   for (size_t i = 0; i < spec->nlaunches; i++) {
     const char *name = spec->launches[i].kernel;
     if (!strchr(name, '<')) continue;
     static const char pre[] = "static void *tt_kernel = (void *)&";
     char *snippet = tt_xasprintf("%s%s;\n", pre, name);
-    tt_selection sel = {.target = "hip"};
-    tt_rewrite_result rr;
-    char *err = NULL;
-    if (tt_rewrite_text(book, &sel, "kernel.cu", TT_LANG_CUDA, snippet, strlen(snippet), &rr, &err) == 0) {
-      const char *at = strstr(rr.text, pre), *end = at ? strchr(at, ';') : NULL;
+    char *ported = NULL, *err = NULL;
+    size_t plen;
+    if (tt_check_translate(tr, "kernel.cu", TT_LANG_CUDA, snippet, strlen(snippet), &ported, &plen, &err) == 0) {
+      const char *at = strstr(ported, pre), *end = at ? strchr(at, ';') : NULL;
       size_t n = end ? (size_t)(end - at) - (sizeof pre - 1) : 0;
       if (end && (n != strlen(name) || memcmp(at + sizeof pre - 1, name, n))) {
         if (!out) {
@@ -299,7 +293,7 @@ static tt_check_launch *ported_launches(const struct tt_rulebook *book, const tt
         free(out[i].kernel);
         out[i].kernel = tt_xstrndup(at + sizeof pre - 1, n);
       }
-      tt_rewrite_result_free(&rr);
+      free(ported);
     }
     free(err);
     free(snippet);
@@ -326,7 +320,7 @@ static char *candidate_text(const tt_check_toolchain *tc, const tt_check_spec *s
   /* The port left the branches the rulebook read as CUDA-only (`#ifdef GGML_USE_HIP`'s
    * `#else`) as they were: it builds as the project's HIP build does, with those macros. */
   tt_defines hip = {0};
-  tt_rulebook_target_defines(o->book, "hip", put_define, &hip);
+  tt_rulebook_target_defines(tt_check_translator_book(o->translator), "hip", put_define, &hip);
   /* Each translated header is parsed on its own, as the reference's headers are. */
   char *abs = realpath(spec->source, NULL); /* as the inliner names files */
   if (!abs) abs = tt_check_abspath(spec->source);
@@ -446,7 +440,7 @@ void tt_check_run(const tt_check_toolchain *tc, const char *tc_err, const tt_che
     goto done;
   }
   tt_check_verdict cand_fail;
-  if (!spec->candidate && o->book && (ported = ported_launches(o->book, spec))) cand_spec.launches = ported;
+  if (!spec->candidate && o->translator && (ported = ported_launches(o->translator, spec))) cand_spec.launches = ported;
   cand_src = candidate_text(tc, &cand_spec, o, &cand_len, &cand_path, &notes[1], &cand_fail, &why);
   if (!cand_src) {
     verdict(r, cand_fail, why);

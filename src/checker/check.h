@@ -36,8 +36,8 @@ typedef struct tt_check_options {
   int warp;                /* candidate warp: 64 (CDNA) or 32 (RDNA) */
   double timeout_s;        /* per run of one side */
   int keep;                /* keep each check's work dir (printed in the message) */
-  const struct tt_rulebook *book; /* translates sources that have no `candidate:`; loaded
-                                     once by the caller and shared by every check (read-only) */
+  struct tt_check_translator *translator; /* translates sources that have no `candidate:`
+                                     (translate.h); made once by the caller, shared by every check */
   int layout_flipped;      /* cuTile Python without `candidate:`: translate --layout flipped */
   const char *schedules;   /* comma-separated sim schedules, e.g. "forward,reverse,random" */
   size_t memory_limit;     /* address-space limit of a sim harness (RLIMIT_AS); 0: none */

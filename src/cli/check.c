@@ -17,6 +17,7 @@
 #include "checker/bind.h"
 #include "checker/build.h"
 #include "checker/check.h"
+#include "checker/translate.h"
 #include "checker/proc.h"
 #include "checker/report.h"
 #include "checker/spec.h"
@@ -294,12 +295,17 @@ int tt_cmd_check(int argc, char **argv) {
     }
     free(why);
   }
-  /* One rulebook for every translation: rule-file errors are usage errors (exit 2). */
+  /* One rulebook for every translation: rule-file errors are usage errors (exit 2).
+   * Its queries are compiled on a translation cache miss only (checker/translate.h):
+   * compiling them is most of a warm check. */
   tt_rulebook *book = NULL;
   for (size_t i = 0; rc == EXIT_ALL_PASS && i < paths.n && !book; i++)
-    if (!specs[i].candidate && !(book = tt_cli_load_rules(rules_dir ? &rules_dir : NULL, rules_dir ? 1 : 0, NULL, 0)))
+    if (!specs[i].candidate && !(book = tt_cli_load_rules_uncompiled(rules_dir ? &rules_dir : NULL, rules_dir ? 1 : 0)))
       rc = EXIT_USAGE;
-  o.book = book;
+  if (book && !(o.translator = tt_check_translator_new(book, have_tc ? tc.cache_dir : NULL, have_tc ? tc.sim_hash : NULL))) {
+    fprintf(stderr, "tiletrans check: out of memory\n");
+    rc = EXIT_INPUT;
+  }
   progress_t prog = {isatty(2)};
   if (format == F_TEXT && paths.n > 1) {
     o.on_done = on_done;
@@ -334,6 +340,7 @@ int tt_cmd_check(int argc, char **argv) {
   }
   if (have_tc) tt_check_toolchain_free(&tc);
   free(tc_err);
+  tt_check_translator_free(o.translator);
   tt_rulebook_free(book);
   for (size_t i = 0; i < paths.n; i++) {
     if (specs) tt_check_spec_free(&specs[i]);

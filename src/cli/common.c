@@ -83,6 +83,10 @@ tt_rulebook *tt_cli_load_rules(const char *const *dirs, size_t n, const char *co
   return load_rules(dirs, n, extra, n_extra, true);
 }
 
+tt_rulebook *tt_cli_load_rules_uncompiled(const char *const *dirs, size_t n) {
+  return load_rules(dirs, n, NULL, 0, false);
+}
+
 /* The language process() reads file `path` as; TT_LANG_NONE: it refuses the file. */
 static tt_lang file_lang(const tt_cli_opts *o, const char *path) {
   return o->language != TT_LANG_NONE ? o->language : tt_lang_from_path(path);

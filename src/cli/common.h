@@ -102,6 +102,9 @@ void tt_cli_run_free(tt_cli_run *run);
 
 /* Rulebook from --rules folders or the default one. Prints errors; NULL on failure. */
 tt_rulebook *tt_cli_load_rules(const char *const *dirs, size_t n, const char *const *extra, size_t n_extra);
+/* The same, with no query compiled (tt_rulebook_load_uncompiled): for a run that
+ * compiles a language only when it needs it. */
+tt_rulebook *tt_cli_load_rules_uncompiled(const char *const *dirs, size_t n);
 const char *tt_cli_default_rules_dir(void);
 
 /* Parses the options lint and rewrite share (--target, --rules, --config, --language,

@@ -20,25 +20,8 @@
 #error "tt_sim: TT_SIM_WARP must be 32 or 64"
 #endif
 
-#include <algorithm>
-#include <atomic>
-#include <cassert>
-#include <cfloat>
-#include <climits>
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <ctime>
-#include <limits>
-// before __noinline__ becomes a macro below: libstdc++ 12's shared_ptr_base.h writes
-// __attribute__((__noinline__)), which the macro would break (ggml includes <memory>)
-#include <memory>
-#include <tuple>
-#include <type_traits>
-#include <utility>
+// The standard headers, in a header of their own: harnesses precompile it (tt_sim_std.hpp).
+#include "tt_sim_std.hpp"
 
 #include "tt_sim_device.h"
 
