@@ -3,7 +3,9 @@
  *
  *   muladd       `muladd(a, b, acc)`: a (M, K) and b (K', N) need K == K' (the operands
  *                are swapped for the file's layout otherwise), and acc must be (M, N) (a
- *                transposed or otherwise wrong accumulator);
+ *                transposed or otherwise wrong accumulator); batched operands of one
+ *                rank (M, K, B...) and (K', N, B...) need K == K' too (a batch dim left
+ *                in front under the logical layout);
  *   array-tiles  one array loaded, counted (`ct.num_tiles`) or stored with tiles of two
  *                different shapes of one rank (one of them is in the other layout);
  *   cat          `cat(a, b; dims=d)`: every dim but d must agree (a Python axis kept
@@ -138,18 +140,23 @@ static void check_muladd(tsh_ctx *c, const tt_jlk_scope *s, TSNode n, TSNode cal
   if (!tsh_in_set(c, &c->o->muladd_calls, callee) || tsh_n_positional(args) != 3) return;
   TSNode an = tsh_positional(args, 0), bn = tsh_positional(args, 1), accn = tsh_positional(args, 2);
   tsh_shape a = tsh_expr_shape(c, s, an, 0), b = tsh_expr_shape(c, s, bn, 0), acc = tsh_expr_shape(c, s, accn, 0);
-  if (a.rank != 2 || b.rank != 2) return;
+  /* Batched operands (cuTile.jl: dims 1-2 the matrix, the rest batch dims) have the same
+   * inner-dim relation; their accumulator is not compared (batch dims broadcast). */
+  if (a.rank < 2 || a.rank != b.rank) return;
   char sa[128], sb[128], sacc[128], sp[128], *at = NULL, *problem = NULL;
   tsh_shape prod = {2, {a.d[0], b.d[1]}};
   if (tsh_dim_differs(a.d[1], b.d[0])) {
     at = text_of(c, an);
     problem = tt_xasprintf("`%s` is %s and `%.*s` %s: the inner dims %.*s and %.*s differ, so these operands are in "
-                           "the other layout's order",
+                           "the other layout's order%s",
                            at, tsh_shape_text(&a, sa, sizeof sa), (int)(ts_node_end_byte(bn) - ts_node_start_byte(bn)),
                            c->text + ts_node_start_byte(bn), tsh_shape_text(&b, sb, sizeof sb), (int)a.d[1].n, a.d[1].t,
-                           (int)b.d[0].n, b.d[0].t);
+                           (int)b.d[0].n, b.d[0].t,
+                           a.rank > 2 ? " (or a batch dim is in front: cuTile.jl reads dims 1 and 2 as the matrix and "
+                                        "the trailing dims as the batch; permutedims the batch behind them)"
+                                      : "");
     report(c, n, callee, an, problem);
-  } else if (acc.rank == 2 && (tsh_dim_differs(acc.d[0], prod.d[0]) || tsh_dim_differs(acc.d[1], prod.d[1]))) {
+  } else if (a.rank == 2 && acc.rank == 2 && (tsh_dim_differs(acc.d[0], prod.d[0]) || tsh_dim_differs(acc.d[1], prod.d[1]))) {
     at = text_of(c, accn);
     problem = tt_xasprintf("the product is %s, but the accumulator `%s` is %s", tsh_shape_text(&prod, sp, sizeof sp), at,
                            tsh_shape_text(&acc, sacc, sizeof sacc));
