@@ -179,54 +179,108 @@ static pj_ex form_fill(pj *p, TSNode call, struct fy_node *entry, pj_args *a) {
   return e;
 }
 
-/* The shape of a @ b (Python order): a's leading dims, b's last. */
+/* The shape of a @ b (Python order): the batch dims broadcast (a 1 takes the other
+ * operand's), then a's rows and b's columns. */
 static pj_shape matmul_shape(const pj_ex *a, const pj_ex *b) {
   pj_shape r = {.rank = -1};
   if (a->sh.rank < 2 || b->sh.rank < 2 || a->sh.rank != b->sh.rank) return r;
   r = pj_shape_copy(&a->sh);
+  for (int i = 0; i < r.rank - 2; i++)
+    if (!strcmp(r.dims[i], "1")) free(r.dims[i]), r.dims[i] = tt_xstrdup(b->sh.dims[i]);
   free(r.dims[r.rank - 1]);
   r.dims[r.rank - 1] = tt_xstrdup(b->sh.dims[b->sh.rank - 1]);
   return r;
 }
 
-/* Under logical, a leading batch dim of 1 is dropped around the matmul (cuTile.jl's
- * batches are trailing); a batch that is not 1 has no logical form. */
-static char *unbatched(pj *p, TSNode n, pj_ex *e) {
+/* Under logical, does any operand carry a leading batch dim other than 1? Then the
+ * batch dims move behind the matrix dims for the product (cuTile.jl's batches trail)
+ * and back after it; with batches of 1 only, they are reshaped away (the simpler
+ * Julia a person writes). */
+static bool leading_batch(const pj *p, pj_ex **xs, int n) {
+  if (p->layout != TT_PJ_LOGICAL) return false;
+  for (int k = 0; k < n; k++)
+    for (int i = 0; xs[k] && i < xs[k]->sh.rank - 2; i++)
+      if (strcmp(xs[k]->sh.dims[i], "1")) return true;
+  return false;
+}
+
+/* permutedims(v, perm) for a rank-r tile whose r-2 leading batch dims go behind its
+ * two matrix dims (to_trail) or come back in front of them (!to_trail). 1-based. */
+static char *batch_permuted(const char *v, int r, bool to_trail) {
+  char buf[PJ_MAX_RANK][16], *d[PJ_MAX_RANK];
+  int nb = r - 2;
+  for (int i = 0; i < r; i++) {
+    int src = to_trail ? (i < 2 ? nb + i + 1 : i - 1) : (i < nb ? i + 3 : i - nb + 1);
+    snprintf(buf[i], sizeof buf[i], "%d", src);
+    d[i] = buf[i];
+  }
+  char *perm = pj_tuple_text(d, r);
+  char *t = tt_xasprintf("permutedims(%s, %s)", v, perm);
+  free(perm);
+  return t;
+}
+
+/* Under logical, a leading batch dim of 1 is dropped around the matmul; with a batch
+ * that is not 1 (`batched`), the operand's batch dims move to the back. Operands of
+ * different ranks have no such form. */
+static char *unbatched(pj *p, TSNode n, pj_ex *e, bool batched, int rank) {
   char *v = pj_as_value(e);
   if (p->layout != TT_PJ_LOGICAL || e->sh.rank <= 2) return v;
-  for (int i = 0; i < e->sh.rank - 2; i++)
-    if (strcmp(e->sh.dims[i], "1")) {
-      pj_flag_unsupported(p, n, "a batched matmul with a leading batch dim under --layout logical (cuTile.jl's batches are trailing: use --layout flipped)");
+  if (batched) {
+    if (e->sh.rank != rank) {
+      pj_flag_unsupported(p, n, "a batched matmul whose operands differ in rank under --layout logical (give them the same batch dims, or use --layout flipped)");
       return v;
     }
+    char *r = batch_permuted(v, rank, true);
+    free(v);
+    return r;
+  }
   char *r = tt_xasprintf("reshape(%s, (%s, %s))", v, e->sh.dims[e->sh.rank - 2], e->sh.dims[e->sh.rank - 1]);
   free(v);
   return r;
 }
 
-static pj_ex rebatch(pj *p, pj_ex e) {
+/* The product back in Python's shape: batch dims in front again (`batched`), or the
+ * dropped batch dims of 1 reshaped back. */
+static pj_ex rebatch(pj *p, pj_ex e, bool batched) {
   if (p->layout != TT_PJ_LOGICAL || e.sh.rank <= 2) return e;
-  char *t = pj_shape_tuple(p, &e.sh);
-  char *r = tt_xasprintf("reshape(%s, %s)", e.text, t);
-  free(t);
+  char *r;
+  if (batched) {
+    r = batch_permuted(e.text, e.sh.rank, false);
+  } else {
+    char *t = pj_shape_tuple(p, &e.sh);
+    r = tt_xasprintf("reshape(%s, %s)", e.text, t);
+    free(t);
+  }
   free(e.text);
   e.text = r;
   e.atomic = true;
   return e;
 }
 
+static int max_rank(pj_ex **xs, int n) {
+  int r = 0;
+  for (int i = 0; i < n; i++)
+    if (xs[i] && xs[i]->sh.rank > r) r = xs[i]->sh.rank;
+  return r;
+}
+
 pj_ex pj_form_mma(pj *p, TSNode call, const char *jname, pj_ex *a, pj_ex *b, pj_ex *acc) {
-  char *ta = unbatched(p, call, a), *tb = unbatched(p, call, b);
+  pj_ex *ops[3] = {a, b, acc};
+  bool batched = leading_batch(p, ops, 3);
+  int rank = max_rank(ops, 3);
+  char *ta = unbatched(p, call, a, batched, rank), *tb = unbatched(p, call, b, batched, rank);
   pj_ex e;
   if (acc) {
-    char *tc = unbatched(p, call, acc);
+    char *tc = unbatched(p, call, acc, batched, rank);
     bool flip = p->layout == TT_PJ_FLIPPED;
     e = pj_ex_new(tt_xasprintf("%s(%s, %s, %s)", jname, flip ? tb : ta, flip ? ta : tb, tc));
     e.atomic = true;
     free(tc);
     e.sh = acc->sh.rank >= 0 ? pj_shape_copy(&acc->sh) : matmul_shape(a, b);
   } else {
-    char *pa = pj_paren(&(pj_ex){.text = ta, .atomic = a->atomic}), *pb = pj_paren(&(pj_ex){.text = tb, .atomic = b->atomic});
+    char *pa = pj_paren(&(pj_ex){.text = ta, .atomic = a->atomic || batched}),
+         *pb = pj_paren(&(pj_ex){.text = tb, .atomic = b->atomic || batched});
     bool flip = p->layout == TT_PJ_FLIPPED;
     e = pj_ex_new(tt_xasprintf("%s * %s", flip ? pb : pa, flip ? pa : pb));
     free(pa);
@@ -235,7 +289,7 @@ pj_ex pj_form_mma(pj *p, TSNode call, const char *jname, pj_ex *a, pj_ex *b, pj_
   }
   free(ta);
   free(tb);
-  return rebatch(p, e);
+  return rebatch(p, e, batched);
 }
 
 /* ct.mma_scaled(x, x_scale, y, y_scale, acc) -> muladd_scaled(x, x_scale, y, y_scale,
@@ -246,17 +300,18 @@ static pj_ex form_mma_scaled(pj *p, TSNode call, const char *jname, pj_args *a) 
   if (a->n_pos < 4 || !pj_arg_at(a, 4, "acc", &accn)) return pj_unsupported(p, call, "mma_scaled without its five operands");
   pj_ex xs[5];
   char *t[5];
-  for (int i = 0; i < 5; i++) {
-    xs[i] = pj_expr(p, i < 4 ? a->pos[i] : accn);
-    t[i] = unbatched(p, call, &xs[i]);
-  }
+  for (int i = 0; i < 5; i++) xs[i] = pj_expr(p, i < 4 ? a->pos[i] : accn);
+  pj_ex *ops[5] = {&xs[0], &xs[1], &xs[2], &xs[3], &xs[4]};
+  bool batched = leading_batch(p, ops, 5);
+  int rank = max_rank(ops, 5);
+  for (int i = 0; i < 5; i++) t[i] = unbatched(p, call, &xs[i], batched, rank);
   bool flip = p->layout == TT_PJ_FLIPPED;
   pj_ex e = pj_ex_new(tt_xasprintf("%s(%s, %s, %s, %s, %s)", jname, t[flip ? 2 : 0], t[flip ? 3 : 1], t[flip ? 0 : 2],
                                    t[flip ? 1 : 3], t[4]));
   e.atomic = true;
   e.sh = pj_shape_copy(&xs[4].sh);
   for (int i = 0; i < 5; i++) free(t[i]), pj_ex_free(&xs[i]);
-  return rebatch(p, e);
+  return rebatch(p, e, batched);
 }
 
 static pj_ex form_reduce(pj *p, TSNode call, const char *jname, pj_args *a, bool scan) {

@@ -14,6 +14,7 @@ typedef enum {
   P_INT_EQ,
   P_INSIDE,
   P_IN_FUNCTION_MATCH,
+  P_INSIDE_MATCH,      /* an ancestor of a node type whose text matches a regex */
   P_NOT_GUARDED,
   P_FILE_MATCH,
   P_FACT,
@@ -49,6 +50,8 @@ static const struct {
     {"tt-not-int-eq?", P_INT_EQ, true},
     {"tt-inside?", P_INSIDE, false},
     {"tt-not-inside?", P_INSIDE, true},
+    {"tt-inside-match?", P_INSIDE_MATCH, false},
+    {"tt-not-inside-match?", P_INSIDE_MATCH, true},
     {"tt-in-function-match?", P_IN_FUNCTION_MATCH, false},
     {"tt-not-in-function-match?", P_IN_FUNCTION_MATCH, true},
     {"tt-not-guarded?", P_NOT_GUARDED, false},
@@ -164,6 +167,11 @@ static int compile_one(const TSQuery *q, const char *name, const TSQueryPredicat
     if (!one_string) goto arity;
     if (!(p->re = tt_regex_compile(p->strings[0], err))) return -1;
     break;
+  case P_INSIDE_MATCH:
+    /* "node_type" "regex": the type, then the regex its text must match */
+    if (p->n_strings != 2) goto arity;
+    if (!(p->re = tt_regex_compile(p->strings[1], err))) return -1;
+    break;
   case P_FACT:
     if (p->n_strings != 2) goto arity;
     break;
@@ -268,6 +276,19 @@ static void *build_types(tt_filectx *c, const void *p) { return spanset_of_nodes
 static bool has_ancestor(tt_filectx *ctx, const tt_pred *p, TSNode n) {
   const tt_spanset *s = tt_filectx_cached(ctx, p, build_types, p, free_spanset);
   return tt_spanset_innermost(s, ts_node_start_byte(n), ts_node_end_byte(n), n.id) != NULL;
+}
+
+/* Some ancestor of n of type p->strings[0] has text matching p->re (a Julia call inside
+ * `@test_throws ...`: the code is there to fail). Walks the parents: it is asked only of
+ * matches, and trees are shallow. */
+static bool has_matching_ancestor(tt_filectx *ctx, const tt_pred *p, TSNode n) {
+  const char *text = ctx->tree->src->text;
+  for (TSNode a = ts_node_parent(n); !ts_node_is_null(a); a = ts_node_parent(a)) {
+    if (strcmp(ts_node_type(a), p->strings[0])) continue;
+    uint32_t s = ts_node_start_byte(a), e = ts_node_end_byte(a);
+    if (re_matches(p->re, text + s, e - s)) return true;
+  }
+  return false;
 }
 
 /* What the predicates ask about, found by one walk per file shared by all of them: the
@@ -481,6 +502,8 @@ static bool holds_for_node(const tt_pred *p, TSNode node, const TSQueryMatch *m,
     return has_ancestor(ctx, p, node);
   case P_IN_FUNCTION_MATCH:
     return in_function_matching(ctx, p, node);
+  case P_INSIDE_MATCH:
+    return has_matching_ancestor(ctx, p, node);
   case P_NOT_GUARDED:
     return !is_guarded(ctx, p, node);
   case P_FILE_MATCH:

@@ -95,6 +95,25 @@ static int jl_op(const char *s, uint32_t len, tt_binop *op, bool *dotted) {
 
 static bool is_tile(const tt_val *v) { return v->k == TV_TILE; }
 
+/* x * y of 3-d tiles (M, K, B) and (K, N, B): cuTile.jl's batched product, batch dims
+ * trailing, a batch of 1 broadcasting, the result in the operands' promoted type. The
+ * core's matmul takes leading batch dims, so the operands are permuted to (B, M, K)
+ * and the product back to (M, N, B). */
+static tt_val batched_product(tt_interp *I, TSNode at, const tt_tile_t *x, const tt_tile_t *y) {
+  static const int to_lead[3] = {2, 0, 1}, to_trail[3] = {1, 2, 0};
+  tt_err e;
+  tt_tile_t *px = tt_op_permute(&I->pool, x, to_lead, &e);
+  tt_tile_t *py = px ? tt_op_permute(&I->pool, y, to_lead, &e) : NULL;
+  tt_tile_t *prod = py ? tt_op_matmul(&I->pool, px, py, NULL, tt_dtype_promote(x->dtype, y->dtype), &e) : NULL;
+  tt_tile_t *out = prod ? tt_op_permute(&I->pool, prod, to_trail, &e) : NULL;
+  tt_tile_release(px);
+  tt_tile_release(py);
+  tt_tile_release(prod);
+  if (!out) tt_ev_fail_op(I, at, &e);
+  I->ops++;
+  return tt_v_tile(out);
+}
+
 /* a op b under Julia's rules (see the file comment). */
 static tt_val jl_binop(tt_interp *I, TSNode on, const char *s, uint32_t len, tt_binop op, bool dotted,
                        const tt_val *a, const tt_val *b) {
@@ -115,6 +134,7 @@ static tt_val jl_binop(tt_interp *I, TSNode on, const char *s, uint32_t len, tt_
   }
   if (op == TT_OP_MUL && both) {
     const tt_tile_t *x = a->u.t, *y = b->u.t;
+    if (x->ndim == 3 && y->ndim == 3 && x->shape[1] == y->shape[0]) return batched_product(I, on, x, y);
     if (x->ndim < 1 || x->ndim > 2 || y->ndim != 2 || x->shape[x->ndim - 1] != y->shape[0]) {
       char bx[64], by[64];
       tt_ev_fail(I, on, "'*' of tiles of shapes %s and %s: '*' of two tiles is a matrix product; use '.*' for elementwise",

@@ -403,6 +403,20 @@ static tt_val ct_cat(tt_interp *I, tt_args *a) {
   return checked(I, a->call, tt_op_cat(&I->pool, x, y, ax, &e), &e);
 }
 
+/* ct.extract(x, index, shape): the sub-tile of `shape` at 0-based tile index `index`. */
+static tt_val ct_extract(tt_interp *I, tt_args *a) {
+  static const char *const kw[] = {"index", "shape", NULL};
+  tt_args_check(I, a, "extract", kw, 3);
+  const tt_tile_t *t = tile_of(I, a->posnode[0], need(I, a, 0, "x", "extract"));
+  int64_t idx[TT_TILE_MAX_DIMS], shape[TT_TILE_MAX_DIMS];
+  int ni = tt_v_as_shape(I, a->call, need(I, a, 1, "index", "extract"), idx);
+  int ns = tt_v_as_shape(I, a->call, need(I, a, 2, "shape", "extract"), shape);
+  if (ni != t->ndim || ns != t->ndim)
+    tt_ev_fail(I, a->call, "ct.extract() of a %d-d tile takes a %d-tuple index and shape, got %d and %d", t->ndim, t->ndim, ni, ns);
+  tt_err e;
+  return checked(I, a->call, tt_op_extract(&I->pool, t, idx, shape, &e), &e);
+}
+
 /* ---- matmul ---------------------------------------------------------------- */
 
 /* mma keeps the accumulator's dtype; its operands must be of one dtype. */
@@ -527,7 +541,7 @@ static const tt_builtin ct_builtins[] = {
   {"load", ct_load, false}, {"store", ct_store, false}, {"gather", ct_gather, false}, {"scatter", ct_scatter, false},
   {"full", ct_full, false}, {"zeros", ct_zeros, false}, {"ones", ct_ones, false}, {"arange", ct_arange, false},
   {"astype", ct_astype, false}, {"reshape", ct_reshape, false}, {"permute", ct_permute, false}, {"transpose", ct_transpose, false},
-  {"expand_dims", ct_expand_dims, false}, {"broadcast_to", ct_broadcast_to, false}, {"cat", ct_cat, false},
+  {"expand_dims", ct_expand_dims, false}, {"broadcast_to", ct_broadcast_to, false}, {"cat", ct_cat, false}, {"extract", ct_extract, false},
   {"mma", ct_mma, false}, {"matmul", ct_matmul, false},
   {"exp", ct_exp, false}, {"exp2", ct_exp2, false}, {"log", ct_log, false}, {"log2", ct_log2, false}, {"sqrt", ct_sqrt, false},
   {"rsqrt", ct_rsqrt, false}, {"tanh", ct_tanh, false}, {"sin", ct_sin, false}, {"cos", ct_cos, false}, {"floor", ct_floor, false},

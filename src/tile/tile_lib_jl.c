@@ -697,12 +697,29 @@ static tt_val ct_not_callable(tt_interp *I, tt_args *a) {
   tt_ev_fail(I, a->call, "this cuTile.jl name is a type or a launch wrapper, not a kernel function");
 }
 
+/* ct.extract(tile, index, shape): the sub-tile of `shape` at 1-based tile index `index`
+ * (slice indices, not element offsets, as cuTile.jl documents). */
+static tt_val ct_extract(tt_interp *I, tt_args *a) {
+  const tt_tile_t *t = tile_of(I, a->posnode[0], need(I, a, 0, "tile", "extract"));
+  int64_t idx[TT_TILE_MAX_DIMS], shape[TT_TILE_MAX_DIMS];
+  int ni = tt_v_as_shape(I, a->posnode[1], need(I, a, 1, "index", "extract"), idx);
+  int ns = tt_v_as_shape(I, a->posnode[2], need(I, a, 2, "shape", "extract"), shape);
+  if (ni != t->ndim || ns != t->ndim)
+    tt_ev_fail(I, a->call, "ct.extract of a %d-d tile takes a %d-tuple index and shape, got %d and %d", t->ndim, t->ndim, ni, ns);
+  for (int i = 0; i < ni; i++) {
+    if (idx[i] < 1) tt_ev_fail(I, a->posnode[1], "ct.extract index %lld: cuTile.jl counts tiles from 1", (long long)idx[i]);
+    idx[i]--;
+  }
+  tt_err e;
+  return checked(I, a->call, tt_op_extract(&I->pool, t, idx, shape, &e), &e);
+}
+
 /* ---- name tables ------------------------------------------------------------------ */
 
 static const tt_builtin ct_builtins[] = {
   {"bid", ct_bid, false}, {"num_blocks", ct_num_blocks, false}, {"num_tiles", ct_num_tiles, false},
   {"load", ct_load, false}, {"store", ct_store, false}, {"gather", ct_gather, false}, {"scatter", ct_scatter, false},
-  {"arange", ct_arange, false}, {"broadcast_to", ct_broadcast_to, false}, {"Tile", ct_tile, false},
+  {"arange", ct_arange, false}, {"broadcast_to", ct_broadcast_to, false}, {"Tile", ct_tile, false}, {"extract", ct_extract, false},
   {"TileArray", ct_not_callable, false}, {"Constant", ct_not_callable, false},
 };
 

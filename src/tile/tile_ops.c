@@ -723,3 +723,24 @@ done:
   tt_tile_release(cb);
   return o;
 }
+
+tt_tile_t *tt_op_extract(tt_tpool *p, const tt_tile_t *t, const int64_t *idx, const int64_t *shape, tt_err *e) {
+  char s1[64], s2[64];
+  for (int i = 0; i < t->ndim; i++)
+    if (shape[i] < 1 || t->shape[i] % shape[i] || idx[i] < 0 || (idx[i] + 1) * shape[i] > t->shape[i])
+      return fail(e, "extract of a %s tile at tile index %lld of dim %d with shape %s: out of the tile or not dividing it",
+                  tt_shape_str(t->ndim, t->shape, s1, sizeof s1), (long long)idx[i], i, tt_shape_str(t->ndim, shape, s2, sizeof s2));
+  tt_tile_t *o = tt_tile_new(p, t->dtype, t->ndim, shape);
+  if (!o) return oom(e);
+  size_t esz = tt_tile_elem_size(o);
+  int64_t n = 1, pos[TT_TILE_MAX_DIMS] = {0};
+  for (int i = 0; i < t->ndim; i++) n *= shape[i];
+  for (int64_t k = 0; k < n; k++) {
+    /* element k of the output (row-major) is t[idx*shape + pos] */
+    int64_t off = 0;
+    for (int i = 0; i < t->ndim; i++) off = off * t->shape[i] + idx[i] * shape[i] + pos[i];
+    memcpy((char *)o->data.p + (size_t)k * esz, (const char *)t->data.p + (size_t)off * esz, esz);
+    for (int i = t->ndim - 1; i >= 0 && ++pos[i] == shape[i]; i--) pos[i] = 0;
+  }
+  return o;
+}

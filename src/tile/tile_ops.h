@@ -75,6 +75,9 @@ tt_tile_t *tt_op_permute(tt_tpool *p, const tt_tile_t *t, const int *perm, tt_er
 tt_tile_t *tt_op_broadcast_to(tt_tpool *p, const tt_tile_t *t, int ndim, const int64_t *shape,
                               tt_align al, tt_err *e);
 tt_tile_t *tt_op_cat(tt_tpool *p, const tt_tile_t *a, const tt_tile_t *b, int axis, tt_err *e);
+/* The sub-tile of `shape` at tile index `idx` (0-based, counting tiles of that shape, as
+ * a load's index counts them): ct.extract. Each dim of shape must divide t's. */
+tt_tile_t *tt_op_extract(tt_tpool *p, const tt_tile_t *t, const int64_t *idx, const int64_t *shape, tt_err *e);
 
 /* "(2, 4)" into buf, for messages. */
 const char *tt_shape_str(int ndim, const int64_t *shape, char *buf, size_t n);

@@ -399,3 +399,52 @@ Test(tile_jl, cat_joins_along_a_one_based_dim) {
   cr_expect(strstr(err, "k.jl:6:") && strstr(err, "cat shapes (2, 2) and (2, 1) differ"), "%s", err);
   free(err);
 }
+
+/* ct.extract(t, index, shape): the sub-tile at 1-based tile index (slice indices, not
+ * element offsets); an index of 0 is a compile error at the call. */
+Test(tile_jl, extract_takes_one_based_tile_indices) {
+  const char *src = PRE
+    "function k(a::ct.TileArray{T,2}, y::ct.TileArray{T,2}) where {T}\n"
+    "    t = ct.load(a; index=(1, 1), shape=(2, 4))\n"
+    "    ct.store(y; index=(1, 1), tile=ct.extract(t, (2, 2), (1, 2)))\n"
+    "    return\n"
+    "end\n";
+  /* logical layout, row-major: rows [1 2 3 4] [5 6 7 8]; tile (2, 2) of (1, 2) is [7 8] */
+  float a[8] = {1, 2, 3, 4, 5, 6, 7, 8}, y[2] = {0};
+  tt_tile_arg args[] = {f32("a", a, 2, (int64_t[]){2, 4}), f32("y", y, 2, (int64_t[]){1, 2})};
+  char *err = run(src, "k", 1, 1, args, 2);
+  cr_assert_null(err, "%s", err);
+  cr_expect_float_eq(y[0], 7, 1e-6, "y[0] = %g", y[0]);
+  cr_expect_float_eq(y[1], 8, 1e-6, "y[1] = %g", y[1]);
+  const char *bad = PRE
+    "function k(a::ct.TileArray{T,2}, y::ct.TileArray{T,2}) where {T}\n"
+    "    t = ct.load(a; index=(1, 1), shape=(2, 4))\n"
+    "    ct.store(y; index=(1, 1), tile=ct.extract(t, (0, 1), (1, 2)))\n"
+    "    return\n"
+    "end\n";
+  err = run(bad, "k", 1, 1, args, 2);
+  cr_assert_not_null(err);
+  cr_expect(strstr(err, "counts tiles from 1") != NULL, "%s", err);
+  free(err);
+}
+
+/* x * y of 3-d tiles is cuTile.jl's batched product: dims 1-2 the matrix, dim 3 the
+ * batch, a batch of 1 broadcasting (what a leading Python batch becomes after
+ * permutedims under the logical layout). */
+Test(tile_jl, star_of_3d_tiles_is_a_batched_product) {
+  const char *src = PRE
+    "function k(a::ct.TileArray{T,3}, w::ct.TileArray{T,3}, y::ct.TileArray{T,3}) where {T}\n"
+    "    x = ct.load(a; index=(1, 1, 1), shape=(2, 1, 2))\n"
+    "    v = ct.load(w; index=(1, 1, 1), shape=(1, 2, 1))\n"
+    "    ct.store(y; index=(1, 1, 1), tile=permutedims(permutedims(x, (2, 3, 1)) * permutedims(v, (2, 3, 1)), (3, 1, 2)))\n"
+    "    return\n"
+    "end\n";
+  /* batch 0: [1 2] @ [10 20]^T... as (1, 2) @ (2, 1): 1*10 + 2*20 = 50; batch 1: 3*10 + 4*20 = 110 */
+  float a[4] = {1, 2, 3, 4}, w[2] = {10, 20}, y[2] = {0};
+  tt_tile_arg args[] = {f32("a", a, 3, (int64_t[]){2, 1, 2}), f32("w", w, 3, (int64_t[]){1, 2, 1}),
+                        f32("y", y, 3, (int64_t[]){2, 1, 1})};
+  char *err = run(src, "k", 1, 1, args, 3);
+  cr_assert_null(err, "%s", err);
+  cr_expect_float_eq(y[0], 50, 1e-5, "y[0] = %g", y[0]);
+  cr_expect_float_eq(y[1], 110, 1e-5, "y[1] = %g", y[1]);
+}

@@ -3,7 +3,9 @@
  *
  *   muladd       `muladd(a, b, acc)`: a (M, K) and b (K', N) need K == K' (the operands
  *                are swapped for the file's layout otherwise), and acc must be (M, N) (a
- *                transposed or otherwise wrong accumulator);
+ *                transposed or otherwise wrong accumulator); batched operands of one
+ *                rank (M, K, B...) and (K', N, B...) need K == K' too (a batch dim left
+ *                in front under the logical layout);
  *   array-tiles  one array loaded, counted (`ct.num_tiles`) or stored with tiles of two
  *                different shapes of one rank (one of them is in the other layout);
  *   cat          `cat(a, b; dims=d)`: every dim but d must agree (a Python axis kept
@@ -19,7 +21,10 @@
  *                (TM here, TN there) on one path: an index or a shape in the other
  *                layout's order (dims of 1 and loads with `order` are not compared);
  *   accumulator-precision  `muladd` into a tile made with a `low_precision_types` eltype;
- *   reduce-all   a reduction without `dims` of a tile with two dims that are not 1.
+ *   reduce-all   a reduction without `dims` of a tile with two dims that are not 1;
+ *   array-rank   a load or store of a parameter declared `X{T, N}` (X one of
+ *                `array_types`) with a tile of more than N dims whose dims past N are
+ *                not all 1 (cuTile.jl pads short tile shapes and squeezes trailing 1s).
  *
  * Tiles in different arms of an `if` are not compared (array-tiles, index-dims): a
  * kernel may take an array in either layout under a constant.
@@ -47,7 +52,7 @@
 #include "util/util.h"
 
 static const char *const k_checks[] = {"muladd", "array-tiles", "cat", "reduce-unit", "broadcast", "undotted",
-                                       "index-dims", "accumulator-precision", "reduce-all", NULL};
+                                       "index-dims", "accumulator-precision", "reduce-all", "array-rank", NULL};
 
 static tt_strmap *set_field(tsh_opts *o, int i) {
   tt_strmap *f[] = {&o->new_calls,       &o->reshape_calls,  &o->keep_calls,      &o->transpose_calls,
@@ -68,6 +73,7 @@ static void free_opts(void *p) {
   free(o->order_keyword);
   free(o->index_keyword);
   tt_strmap_free(&o->low_precision_types);
+  tt_strmap_free(&o->array_types);
   tt_jlk_config_free(&o->kinds);
   free(o);
 }
@@ -77,7 +83,7 @@ static void *compile_opts(struct fy_node *opts, char **err, struct fy_node **at)
                                      "keep_calls", "transpose_calls", "permute_calls", "muladd_calls", "reduction_calls",
                                      "dropdims_calls", "cat_calls", "operators", "same_shape_operators",
                                      "matmul_operators", "order_keyword", "index_keyword",
-                                     "low_precision_types", NULL};
+                                     "low_precision_types", "array_types", NULL};
   tsh_opts *o = tt_xcalloc(1, sizeof *o);
   char *check = NULL;
   if (tt_jlk_check_keys(opts, keys, err, at) < 0 || tt_opts_string(opts, "check", &check, err, at) < 0 ||
@@ -86,7 +92,8 @@ static void *compile_opts(struct fy_node *opts, char **err, struct fy_node **at)
       tt_opts_string(opts, "dims_keyword", &o->dims_keyword, err, at) < 0 ||
       tt_opts_string(opts, "order_keyword", &o->order_keyword, err, at) < 0 ||
       tt_opts_string(opts, "index_keyword", &o->index_keyword, err, at) < 0 ||
-      tt_opts_set(opts, "low_precision_types", &o->low_precision_types, err, at) < 0 || tt_jlk_config_read(opts, &o->kinds, err, at) < 0)
+      tt_opts_set(opts, "low_precision_types", &o->low_precision_types, err, at) < 0 ||
+      tt_opts_set(opts, "array_types", &o->array_types, err, at) < 0 || tt_jlk_config_read(opts, &o->kinds, err, at) < 0)
     goto bad;
   for (int i = 0; set_field(o, i); i++)
     if (tt_opts_set(opts, k_set_keys[i], set_field(o, i), err, at) < 0) goto bad;
@@ -95,7 +102,7 @@ static void *compile_opts(struct fy_node *opts, char **err, struct fy_node **at)
     if (!strcmp(check, k_checks[i])) c = i;
   if (c < 0) {
     *err = tt_xasprintf("`check` must be one of muladd, array-tiles, cat, reduce-unit, broadcast, undotted, "
-                        "index-dims, accumulator-precision, reduce-all%s%s",
+                        "index-dims, accumulator-precision, reduce-all, array-rank%s%s",
                         check ? "; got " : "", check ? check : "");
     *at = opts;
     goto bad;
@@ -138,18 +145,23 @@ static void check_muladd(tsh_ctx *c, const tt_jlk_scope *s, TSNode n, TSNode cal
   if (!tsh_in_set(c, &c->o->muladd_calls, callee) || tsh_n_positional(args) != 3) return;
   TSNode an = tsh_positional(args, 0), bn = tsh_positional(args, 1), accn = tsh_positional(args, 2);
   tsh_shape a = tsh_expr_shape(c, s, an, 0), b = tsh_expr_shape(c, s, bn, 0), acc = tsh_expr_shape(c, s, accn, 0);
-  if (a.rank != 2 || b.rank != 2) return;
+  /* Batched operands (cuTile.jl: dims 1-2 the matrix, the rest batch dims) have the same
+   * inner-dim relation; their accumulator is not compared (batch dims broadcast). */
+  if (a.rank < 2 || a.rank != b.rank) return;
   char sa[128], sb[128], sacc[128], sp[128], *at = NULL, *problem = NULL;
   tsh_shape prod = {2, {a.d[0], b.d[1]}};
   if (tsh_dim_differs(a.d[1], b.d[0])) {
     at = text_of(c, an);
     problem = tt_xasprintf("`%s` is %s and `%.*s` %s: the inner dims %.*s and %.*s differ, so these operands are in "
-                           "the other layout's order",
+                           "the other layout's order%s",
                            at, tsh_shape_text(&a, sa, sizeof sa), (int)(ts_node_end_byte(bn) - ts_node_start_byte(bn)),
                            c->text + ts_node_start_byte(bn), tsh_shape_text(&b, sb, sizeof sb), (int)a.d[1].n, a.d[1].t,
-                           (int)b.d[0].n, b.d[0].t);
+                           (int)b.d[0].n, b.d[0].t,
+                           a.rank > 2 ? " (or a batch dim is in front: cuTile.jl reads dims 1 and 2 as the matrix and "
+                                        "the trailing dims as the batch; permutedims the batch behind them)"
+                                      : "");
     report(c, n, callee, an, problem);
-  } else if (acc.rank == 2 && (tsh_dim_differs(acc.d[0], prod.d[0]) || tsh_dim_differs(acc.d[1], prod.d[1]))) {
+  } else if (a.rank == 2 && acc.rank == 2 && (tsh_dim_differs(acc.d[0], prod.d[0]) || tsh_dim_differs(acc.d[1], prod.d[1]))) {
     at = text_of(c, accn);
     problem = tt_xasprintf("the product is %s, but the accumulator `%s` is %s", tsh_shape_text(&prod, sp, sizeof sp), at,
                            tsh_shape_text(&acc, sacc, sizeof sacc));
@@ -404,6 +416,61 @@ static void check_reduce_all(tsh_ctx *c, const tt_jlk_scope *s, TSNode n, TSNode
   free(problem);
 }
 
+/* The rank N a parameter named like `arr` of the function `def` declares as `X{T, N}`
+ * (X in array_types, N an integer literal); 0 when none does. */
+static long declared_rank(tsh_ctx *c, TSNode def, TSNode arr) {
+  TSNode where, sig = tt_jlk_signature_call(def, &where);
+  if (ts_node_is_null(sig)) return 0;
+  TSNode params = ts_node_named_child(sig, 1);
+  size_t an, pn, tn;
+  const char *at = tt_jlk_text(c->text, arr, &an);
+  for (uint32_t i = 0; !ts_node_is_null(params) && i < ts_node_named_child_count(params); i++) {
+    TSNode p = ts_node_named_child(params, i);
+    if (!tt_jlk_is(p, "typed_expression") || ts_node_named_child_count(p) < 2) continue;
+    TSNode name = ts_node_named_child(p, 0), ty = ts_node_named_child(p, 1);
+    const char *pt = tt_jlk_text(c->text, name, &pn);
+    if (pn != an || memcmp(pt, at, an) || !tt_jlk_is(ty, "parametrized_type_expression")) continue;
+    const char *tt = tt_jlk_text(c->text, ts_node_named_child(ty, 0), &tn);
+    TSNode curly = ts_node_named_child(ty, 1);
+    if (!tt_strmap_get(&c->o->array_types, tt, tn) || !tt_jlk_is(curly, "curly_expression") ||
+        ts_node_named_child_count(curly) < 2)
+      return 0;
+    return tsh_int_lit(c, ts_node_named_child(curly, 1));
+  }
+  return 0;
+}
+
+/* A load's or store's tile against its array's declared rank. cuTile.jl (c3e5f05
+ * _match_shape) pads a shorter tile shape with trailing 1s and squeezes trailing dims of
+ * 1 off a longer one, so only a longer tile with a dim that is not 1 past the array's
+ * rank fails ("cannot squeeze shape"); unknown dims are not judged. */
+static void check_array_rank(tsh_ctx *c, const tt_jlk_scope *s, TSNode n, TSNode callee, TSNode args) {
+  size_t len;
+  const char *ct = tt_jlk_text(c->text, callee, &len);
+  const char *shape_at = tt_strmap_get(&c->o->shape_calls, ct, len), *tile_at = tt_strmap_get(&c->o->store_calls, ct, len);
+  if ((!shape_at && !tile_at) || (shape_at && shape_at[0] >= '0' && shape_at[0] <= '9')) return; /* num_tiles: its own shape */
+  TSNode arr = tsh_positional(args, 0);
+  if (!tt_jlk_is(arr, "identifier")) return;
+  long rank = declared_rank(c, s->root, arr);
+  if (rank < 1) return;
+  TSNode at = shape_at ? tsh_named_arg(c, args, shape_at) : tsh_named_arg(c, args, tile_at);
+  if (ts_node_is_null(at)) return;
+  tsh_shape sh = shape_at ? tsh_tuple_shape(c, at) : tsh_expr_shape(c, s, at, 0);
+  int bad = -1;
+  for (int i = (int)rank; i < sh.rank && bad < 0; i++)
+    if (!tsh_dim_known(sh.d[i])) return;
+    else if (!tsh_dim_is_one(sh.d[i])) bad = i;
+  if (bad < 0) return;
+  size_t nl;
+  const char *nt = tt_jlk_text(c->text, arr, &nl);
+  char sb[128];
+  char *problem = tt_xasprintf("`%.*s` is declared %ld-d, but this tile is %s: dim %d (%.*s) is past the array's rank and "
+                               "not 1, so it cannot be squeezed off (the signature or the tile is in another rank)",
+                               (int)nl, nt, rank, tsh_shape_text(&sh, sb, sizeof sb), bad + 1, (int)sh.d[bad].n, sh.d[bad].t);
+  report(c, n, callee, arr, problem);
+  free(problem);
+}
+
 static void reset(tsh_ctx *c) {
   tt_strmap_free(&c->vars);
   memset(&c->vars, 0, sizeof c->vars);
@@ -454,6 +521,7 @@ static void visit(const tt_jlk_scope *s, TSNode n, void *ud) {
   case C_INDEX_DIMS: check_index_dims(c, s, n, callee, args); break;
   case C_ACC_PRECISION: check_acc_precision(c, n, callee, args); break;
   case C_REDUCE_ALL: check_reduce_all(c, s, n, callee, args); break;
+  case C_ARRAY_RANK: check_array_rank(c, s, n, callee, args); break;
   default: break;
   }
 }
