@@ -14,6 +14,7 @@
 #include "checker/proc.h"
 #include "rules/rewrite.h"
 #include "rules/rulebook.h"
+#include "sema/tt_sema.h"
 #include "util/fs.h"
 #include "util/util.h"
 
@@ -47,8 +48,15 @@ static void hash_rules(const struct tt_rulebook *book, const char *env_hash, cha
   tt_check_sha256_field(&h, tag, sizeof tag - 1);
   tt_check_sha256_field(&h, env_hash ? env_hash : "", env_hash ? strlen(env_hash) : 0);
   hash_file_identity(&h, "/proc/self/exe");
-  /* and every shared object it runs with: libclang answers the rules' type questions.
-   * By name, sorted: the maps list them by address, which changes every run (ASLR). */
+  /* libclang answers the rules' type questions; it is loaded on the first parse
+   * (sema/tt_sema.h), so it is named here, not found in the maps. */
+  const char *clang = tt_sema_library();
+  if (clang) {
+    tt_check_sha256_field(&h, clang, strlen(clang));
+    hash_file_identity(&h, clang);
+  }
+  /* and every shared object it runs with. By name, sorted: the maps list them by
+   * address, which changes every run (ASLR). */
   FILE *maps = fopen("/proc/self/maps", "r");
   char line[4096];
   char **sos = NULL;

@@ -29,6 +29,11 @@ static const char *base_name(const char *path) {
   return slash ? slash + 1 : path;
 }
 
+const char *tt_clang_api_path(void) {
+  const char *env = getenv("TILETRANS_LIBCLANG");
+  return env && *env ? env : TT_LIBCLANG_PATH;
+}
+
 static void *open_library(const char **tried) {
   const char *env = getenv("TILETRANS_LIBCLANG");
   if (env && *env) {

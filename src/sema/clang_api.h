@@ -85,6 +85,10 @@ typedef struct tt_clang_api {
  * static sentence that says which and why. */
 const tt_clang_api *tt_clang_api_load(const char **why);
 
+/* The library tt_clang_api_load tries first ($TILETRANS_LIBCLANG, else the build's);
+ * static or the environment's. */
+const char *tt_clang_api_path(void);
+
 /* The loaded table. Only after tt_clang_api_load succeeded. */
 const tt_clang_api *tt_clang_loaded(void);
 

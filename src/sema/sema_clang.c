@@ -87,6 +87,8 @@ static const char *session_why(const tt_sema *s) {
 
 const char *tt_sema_unavailable(const tt_sema *s) { return session_why(s); }
 
+const char *tt_sema_library(void) { return tt_clang_api_path(); }
+
 /* The compile database in `dir` (cached; NULL when there is none). Caller holds lock. */
 static CXCompilationDatabase db_in(tt_sema *s, const char *dir) {
   for (size_t i = 0; i < s->n_dbs; i++)

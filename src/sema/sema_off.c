@@ -24,6 +24,8 @@ tt_sema *tt_sema_new(const tt_sema_options *o) {
 void tt_sema_free(tt_sema *s) { free(s); }
 const char *tt_sema_unavailable(const tt_sema *s) { return s->why; }
 
+const char *tt_sema_library(void) { return NULL; }
+
 tt_sema_file *tt_sema_file_new(tt_sema *s, const char *path, const char *text, size_t len) {
   tt_sema_file *f = tt_xcalloc(1, sizeof *f);
   f->why = s->why;

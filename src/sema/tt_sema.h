@@ -60,6 +60,11 @@ typedef struct tt_sema_file tt_sema_file;
 tt_sema *tt_sema_new(const tt_sema_options *o);
 void tt_sema_free(tt_sema *s);
 
+/* The libclang the layer loads on its first parse (a path, static or the
+ * environment's); NULL in a build without libclang. For cache keys: what it answers
+ * depends on which library it is. */
+const char *tt_sema_library(void);
+
 /* NULL when the layer can answer; else why it cannot (a static string). */
 const char *tt_sema_unavailable(const tt_sema *s);
 
