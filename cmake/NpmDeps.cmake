@@ -54,8 +54,24 @@ foreach(line ${lock_lines})
   tt_npm_fetch(${n} ${v} ${h})
 endforeach()
 
-# The tree-sitter runtime, from the node binding's vendored C library.
-set(TS_LIB "${TT_DEPS_DIR}/tree-sitter/vendor/tree-sitter/lib")
+# The tree-sitter runtime, from the node binding's vendored C library, patched in a
+# copy named for the patch's hash (cmake/patches/*.patch says what and why; a changed
+# patch makes a new copy, the package stays as npm packed it).
+set(TS_PATCH "${CMAKE_SOURCE_DIR}/cmake/patches/tree-sitter-0.25.1-query-trusted.patch")
+file(SHA256 "${TS_PATCH}" ts_patch_sha)
+string(SUBSTRING "${ts_patch_sha}" 0 16 ts_patch_sha)
+set(TS_LIB "${CMAKE_BINARY_DIR}/_deps/tree-sitter-lib-${ts_patch_sha}")
+if(NOT EXISTS "${TS_LIB}/.patched")
+  find_program(PATCH_EXECUTABLE patch REQUIRED)
+  file(REMOVE_RECURSE "${TS_LIB}")
+  file(COPY "${TT_DEPS_DIR}/tree-sitter/vendor/tree-sitter/lib/" DESTINATION "${TS_LIB}")
+  execute_process(COMMAND "${PATCH_EXECUTABLE}" -p1 --batch --input "${TS_PATCH}"
+                  WORKING_DIRECTORY "${TS_LIB}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "cannot apply ${TS_PATCH}:\n${out}")
+  endif()
+  file(WRITE "${TS_LIB}/.patched" "${ts_patch_sha}\n")
+endif()
 add_library(tree_sitter STATIC "${TS_LIB}/src/lib.c")
 target_include_directories(tree_sitter SYSTEM PUBLIC "${TS_LIB}/include" PRIVATE "${TS_LIB}/src")
 target_compile_options(tree_sitter PRIVATE -w -O2)

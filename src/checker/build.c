@@ -1,6 +1,5 @@
 /* build.c — harness compilation and the build cache (see build.h). */
 #include "checker/build.h"
-#include "checker/hash.h"
 #include "checker/proc.h"
 #include "checker/realcc.h"
 
@@ -15,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "util/fs.h"
+#include "util/sha256.h"
 #include "util/relocate.h"
 #include "util/util.h"
 
@@ -50,12 +50,12 @@ static const unsigned k_pch_attempt_cpu_s = 60;
 
 int tt_check_mkdirs(const char *path) { return tt_fs_mkdirs(path, NULL); }
 
-static int hash_file(tt_check_sha256 *h, const char *path) {
+static int hash_file(tt_sha256 *h, const char *path) {
   size_t len;
   char *data = tt_check_read_file(path, &len, 0);
   if (!data) return -1;
-  tt_check_sha256_field(h, path, strlen(path));
-  tt_check_sha256_field(h, data, len);
+  tt_sha256_field(h, path, strlen(path));
+  tt_sha256_field(h, data, len);
   free(data);
   return 0;
 }
@@ -70,7 +70,7 @@ static int has_ext(const char *name, const char *const *exts) {
 
 /* Hashes the regular files of dir (sorted, so the key does not depend on readdir
  * order); recursive when `recurse`; only the given extensions when exts != NULL. */
-static void hash_dir(tt_check_sha256 *h, const char *dir, const char *const *exts, int recurse) {
+static void hash_dir(tt_sha256 *h, const char *dir, const char *const *exts, int recurse) {
   size_t n;
   char **names = tt_fs_list(dir, &n);
   for (size_t i = 0; i < n; i++) {
@@ -90,10 +90,7 @@ int tt_check_toolchain_init(tt_check_toolchain *tc, char **err) {
   memset(tc, 0, sizeof *tc);
   *err = NULL;
   const char *env;
-  if ((env = getenv("TILETRANS_CACHE_DIR")) && *env) tc->cache_dir = strdup(env);
-  else if ((env = getenv("XDG_CACHE_HOME")) && *env) tc->cache_dir = tt_xasprintf("%s/tiletrans", env);
-  else if ((env = getenv("HOME")) && *env) tc->cache_dir = tt_xasprintf("%s/.cache/tiletrans", env);
-  else tc->cache_dir = strdup("/tmp/tiletrans-cache");
+  tc->cache_dir = tt_fs_cache_dir();
   tc->cxx = strdup((env = getenv("CXX")) && *env ? env : "c++");
   tc->sim_include = tt_relocate_path("TILETRANS_SIM_INCLUDE_DIR", TT_INSTALL_DATADIR "/tiletrans/sim/include",
                              TT_CHECK_SIM_INCLUDE_DIR);
@@ -121,12 +118,12 @@ int tt_check_toolchain_init(tt_check_toolchain *tc, char **err) {
     *err = tt_xasprintf("the SIMT executor's runtime library is missing ('%s')", tc->sim_lib);
     return -1;
   }
-  tt_check_sha256 h;
-  tt_check_sha256_init(&h);
+  tt_sha256 h;
+  tt_sha256_init(&h);
   hash_dir(&h, tc->sim_include, NULL, 1);
   hash_file(&h, tc->sim_lib);
   char hex[65];
-  tt_check_sha256_hex(&h, hex);
+  tt_sha256_hex(&h, hex);
   tc->sim_hash = strdup(hex);
   return 0;
 }
@@ -140,13 +137,13 @@ void tt_check_toolchain_set_hip_support(tt_check_toolchain *tc, const char *rule
   }
   free(tc->hip_support);
   tc->hip_support = dir;
-  tt_check_sha256 h;
-  tt_check_sha256_init(&h);
-  tt_check_sha256_field(&h, tc->sim_hash, strlen(tc->sim_hash));
-  tt_check_sha256_field(&h, dir, strlen(dir));
+  tt_sha256 h;
+  tt_sha256_init(&h);
+  tt_sha256_field(&h, tc->sim_hash, strlen(tc->sim_hash));
+  tt_sha256_field(&h, dir, strlen(dir));
   hash_dir(&h, dir, NULL, 0);
   char hex[65];
-  tt_check_sha256_hex(&h, hex);
+  tt_sha256_hex(&h, hex);
   free(tc->sim_hash);
   tc->sim_hash = strdup(hex);
 }
@@ -183,11 +180,11 @@ char *tt_check_stage_source(const tt_check_toolchain *tc, const char *orig_path,
   memcpy(text, head, hlen);
   memcpy(text + hlen, prepared, len);
   free(head);
-  tt_check_sha256 h;
-  tt_check_sha256_init(&h);
-  tt_check_sha256_field(&h, text, hlen + len);
+  tt_sha256 h;
+  tt_sha256_init(&h);
+  tt_sha256_field(&h, text, hlen + len);
   char hex[65];
-  tt_check_sha256_hex(&h, hex);
+  tt_sha256_hex(&h, hex);
   const char *base = strrchr(orig_path, '/');
   base = base ? base + 1 : orig_path;
   char *dir = tt_xasprintf("%s/src/%.24s", tc->cache_dir, hex);
@@ -364,14 +361,14 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
   *log = NULL;
   *cached = 0;
   static const char *const header_exts[] = {"h", "hh", "hpp", "cuh", "inc", "inl", "hip", "cu", "cpp", NULL};
-  tt_check_sha256 h;
-  tt_check_sha256_init(&h);
-  tt_check_sha256_field(&h, tc->sim_hash, strlen(tc->sim_hash));
-  tt_check_sha256_field(&h, compiler, strlen(compiler));
-  for (const char *const *f = flags; *f; f++) tt_check_sha256_field(&h, *f, strlen(*f));
-  for (const char *const *f = k_cxx_std; !nvcc && *f; f++) tt_check_sha256_field(&h, *f, strlen(*f));
-  if (!nvcc) tt_check_sha256_field(&h, k_no_regions, strlen(k_no_regions));
-  tt_check_sha256_field(&h, harness_text, strlen(harness_text));
+  tt_sha256 h;
+  tt_sha256_init(&h);
+  tt_sha256_field(&h, tc->sim_hash, strlen(tc->sim_hash));
+  tt_sha256_field(&h, compiler, strlen(compiler));
+  for (const char *const *f = flags; *f; f++) tt_sha256_field(&h, *f, strlen(*f));
+  for (const char *const *f = k_cxx_std; !nvcc && *f; f++) tt_sha256_field(&h, *f, strlen(*f));
+  if (!nvcc) tt_sha256_field(&h, k_no_regions, strlen(k_no_regions));
+  tt_sha256_field(&h, harness_text, strlen(harness_text));
   char *kernel_dir = NULL;
   if (kernel_path) {
     const char *slash = strrchr(kernel_path, '/');
@@ -380,7 +377,7 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
   }
   if (kernel_dir) hash_dir(&h, kernel_dir, header_exts, 0);
   char hex[65];
-  tt_check_sha256_hex(&h, hex);
+  tt_sha256_hex(&h, hex);
 
   char *bindir = tt_xasprintf("%s/bin", tc->cache_dir);
   char *target = tt_xasprintf("%s/bin/%.32s", tc->cache_dir, hex);

@@ -9,7 +9,6 @@
 #include "checker/bind.h"
 #include "checker/data.h"
 #include "checker/compare.h"
-#include "checker/hash.h"
 #include "checker/harness.h"
 #include "checker/proc.h"
 #include "checker/realcc.h"
@@ -29,6 +28,7 @@
 #include "rules/rewrite.h"
 #include "rules/rulebook.h"
 #include "util/fs.h"
+#include "util/sha256.h"
 #include "util/util.h"
 
 /* The translator is the rule engine's (tt_core, rules/rewrite.h). */
@@ -251,11 +251,11 @@ static char *translation(const tt_check_toolchain *tc, const tt_check_spec *spec
   base = base ? base + 1 : spec->source;
   const char *dot = strrchr(base, '.');
   size_t stem = dot ? (size_t)(dot - base) : strlen(base);
-  tt_check_sha256 h;
-  tt_check_sha256_init(&h);
-  tt_check_sha256_field(&h, text, *len);
+  tt_sha256 h;
+  tt_sha256_init(&h);
+  tt_sha256_field(&h, text, *len);
   char hex[65];
-  tt_check_sha256_hex(&h, hex);
+  tt_sha256_hex(&h, hex);
   char *dir = tt_xasprintf("%s/translated/%.24s", tc->cache_dir, hex);
   *path = dir ? tt_xasprintf("%s/%.*s.hip", dir, (int)stem, base) : NULL;
   if (!*path || tt_check_mkdirs(dir) != 0 || tt_check_write_file(*path, text, *len) != 0 ||

@@ -1,6 +1,5 @@
 /* realcc.c — real hipcc/nvcc compiles of a check's sources (see realcc.h). */
 #include "checker/realcc.h"
-#include "checker/hash.h"
 #include "checker/proc.h"
 
 #include <errno.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "util/fs.h"
+#include "util/sha256.h"
 #include "util/util.h"
 
 /* hipcc: gfx90a (wave64, the first target of DESIGN.md); -fsyntax-only checks host
@@ -53,7 +53,7 @@ static char *dir_of(const char *path) {
 }
 
 /* Hashes the header-like files of dir (what the source may include). */
-static void hash_headers(tt_check_sha256 *h, const char *dir) {
+static void hash_headers(tt_sha256 *h, const char *dir) {
   static const char *const exts[] = {".h", ".hh", ".hpp", ".cuh", ".inc", ".inl", NULL};
   size_t n;
   char **names = tt_fs_list(dir, &n);
@@ -65,8 +65,8 @@ static void hash_headers(tt_check_sha256 *h, const char *dir) {
     size_t len;
     char *data = p ? tt_check_read_file(p, &len, 0) : NULL;
     if (data) {
-      tt_check_sha256_field(h, names[i], strlen(names[i]));
-      tt_check_sha256_field(h, data, len);
+      tt_sha256_field(h, names[i], strlen(names[i]));
+      tt_sha256_field(h, data, len);
     }
     free(data);
     free(p);
@@ -76,13 +76,13 @@ static void hash_headers(tt_check_sha256 *h, const char *dir) {
 }
 
 /* The compiler's identity for the cache key: its path, size and mtime. */
-static void hash_compiler(tt_check_sha256 *h, const char *cc) {
+static void hash_compiler(tt_sha256 *h, const char *cc) {
   char *real = cc[0] == '/' ? strdup(cc) : which(cc);
   struct stat st;
   char id[128] = "";
   if (real && stat(real, &st) == 0) snprintf(id, sizeof id, "%lld/%lld", (long long)st.st_size, (long long)st.st_mtime);
-  tt_check_sha256_field(h, cc, strlen(cc));
-  tt_check_sha256_field(h, id, strlen(id));
+  tt_sha256_field(h, cc, strlen(cc));
+  tt_sha256_field(h, id, strlen(id));
   free(real);
 }
 
@@ -168,29 +168,29 @@ int tt_check_realcc_compile(const tt_check_toolchain *tc, tt_check_realcc kind, 
   /* The compiler reads the text with a #line naming the original file, so its
    * messages cite that file's lines. */
   char *head = tt_xasprintf("#line 1 \"%s\"\n", abs);
-  tt_check_sha256 h;
-  tt_check_sha256_init(&h);
+  tt_sha256 h;
+  tt_sha256_init(&h);
   hash_compiler(&h, cc);
   for (const char *const *f = kind == TT_CHECK_REALCC_HIPCC ? k_hipcc_flags : k_nvcc_flags; *f; f++)
-    tt_check_sha256_field(&h, *f, strlen(*f));
-  tt_check_sha256_field(&h, head, strlen(head));
-  tt_check_sha256_field(&h, text, len);
+    tt_sha256_field(&h, *f, strlen(*f));
+  tt_sha256_field(&h, head, strlen(head));
+  tt_sha256_field(&h, text, len);
   hash_headers(&h, dir);
   if (extra_dir) {
-    tt_check_sha256_field(&h, extra_dir, strlen(extra_dir));
+    tt_sha256_field(&h, extra_dir, strlen(extra_dir));
     hash_headers(&h, extra_dir);
   }
   for (size_t i = 0; fl && i < fl->nincludes; i++) {
-    tt_check_sha256_field(&h, fl->includes[i], strlen(fl->includes[i]));
+    tt_sha256_field(&h, fl->includes[i], strlen(fl->includes[i]));
     hash_headers(&h, fl->includes[i]);
   }
-  for (size_t i = 0; fl && i < fl->ndefines; i++) tt_check_sha256_field(&h, fl->defines[i], strlen(fl->defines[i]));
+  for (size_t i = 0; fl && i < fl->ndefines; i++) tt_sha256_field(&h, fl->defines[i], strlen(fl->defines[i]));
   if (kind == TT_CHECK_REALCC_HIPCC && tc->hip_support) {
-    tt_check_sha256_field(&h, tc->hip_support, strlen(tc->hip_support));
+    tt_sha256_field(&h, tc->hip_support, strlen(tc->hip_support));
     hash_headers(&h, tc->hip_support);
   }
   char hex[65];
-  tt_check_sha256_hex(&h, hex);
+  tt_sha256_hex(&h, hex);
   char *rdir = tt_xasprintf("%s/realcc", tc->cache_dir);
   char *result = tt_xasprintf("%s/%.32s", rdir, hex);
   int rc = cached_result(result, log);

@@ -10,12 +10,12 @@
 #include <sys/stat.h>
 
 #include "checker/build.h"
-#include "checker/hash.h"
 #include "checker/proc.h"
 #include "rules/rewrite.h"
 #include "rules/rulebook.h"
 #include "sema/tt_sema.h"
 #include "util/fs.h"
+#include "util/sha256.h"
 #include "util/util.h"
 
 struct tt_check_translator {
@@ -27,12 +27,12 @@ struct tt_check_translator {
 
 /* A file's identity without reading it: device, inode, size, modification time.
  * Replacing or rebuilding the file changes it. */
-static void hash_file_identity(tt_check_sha256 *h, const char *path) {
+static void hash_file_identity(tt_sha256 *h, const char *path) {
   struct stat st;
   if (stat(path, &st) != 0) return;
   long long id[5] = {(long long)st.st_dev, (long long)st.st_ino, (long long)st.st_size,
                      (long long)st.st_mtim.tv_sec, (long long)st.st_mtim.tv_nsec};
-  tt_check_sha256_field(h, id, sizeof id);
+  tt_sha256_field(h, id, sizeof id);
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -42,17 +42,17 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
  * rule file that cannot be read is hashed as such: its rule was loaded, so the cache
  * simply misses until it can be read again. */
 static void hash_rules(const struct tt_rulebook *book, const char *env_hash, char hex[65]) {
-  tt_check_sha256 h;
-  tt_check_sha256_init(&h);
+  tt_sha256 h;
+  tt_sha256_init(&h);
   static const char tag[] = "tiletrans-translation-v1";
-  tt_check_sha256_field(&h, tag, sizeof tag - 1);
-  tt_check_sha256_field(&h, env_hash ? env_hash : "", env_hash ? strlen(env_hash) : 0);
+  tt_sha256_field(&h, tag, sizeof tag - 1);
+  tt_sha256_field(&h, env_hash ? env_hash : "", env_hash ? strlen(env_hash) : 0);
   hash_file_identity(&h, "/proc/self/exe");
   /* libclang answers the rules' type questions; it is loaded on the first parse
    * (sema/tt_sema.h), so it is named here, not found in the maps. */
   const char *clang = tt_sema_library();
   if (clang) {
-    tt_check_sha256_field(&h, clang, strlen(clang));
+    tt_sha256_field(&h, clang, strlen(clang));
     hash_file_identity(&h, clang);
   }
   /* and every shared object it runs with. By name, sorted: the maps list them by
@@ -71,7 +71,7 @@ static void hash_rules(const struct tt_rulebook *book, const char *env_hash, cha
   if (n_sos) qsort(sos, n_sos, sizeof *sos, cmp_str);
   for (size_t i = 0; i < n_sos; i++) {
     if (i == 0 || strcmp(sos[i], sos[i - 1]) != 0) { /* one file maps several segments */
-      tt_check_sha256_field(&h, sos[i], strlen(sos[i]));
+      tt_sha256_field(&h, sos[i], strlen(sos[i]));
       hash_file_identity(&h, sos[i]);
     }
   }
@@ -79,13 +79,13 @@ static void hash_rules(const struct tt_rulebook *book, const char *env_hash, cha
   free(sos);
   for (size_t i = 0; i < book->n_rules; i++) {
     const char *f = book->rules[i]->file;
-    tt_check_sha256_field(&h, f, strlen(f));
+    tt_sha256_field(&h, f, strlen(f));
     size_t n = 0;
     char *t = tt_check_read_file(f, &n, 0);
-    tt_check_sha256_field(&h, t ? t : "", t ? n : 0);
+    tt_sha256_field(&h, t ? t : "", t ? n : 0);
     free(t);
   }
-  tt_check_sha256_hex(&h, hex);
+  tt_sha256_hex(&h, hex);
 }
 
 tt_check_translator *tt_check_translator_new(struct tt_rulebook *book, const char *cache_dir, const char *env_hash) {
@@ -113,7 +113,7 @@ const struct tt_rulebook *tt_check_translator_book(const tt_check_translator *tr
 /* What the semantic layer reads from disk beside the text when a rule asks for types
  * (sema_clang.c): the headers of the source's folder, and the compile database it
  * finds, the nearest compile_commands.json in a folder or its build/, upward. */
-static void hash_surroundings(tt_check_sha256 *h, const char *abs) {
+static void hash_surroundings(tt_sha256 *h, const char *abs) {
   char *dir = tt_fs_dirname(abs);
   size_t n;
   char **names = tt_fs_list(dir, &n);
@@ -125,8 +125,8 @@ static void hash_surroundings(tt_check_sha256 *h, const char *abs) {
       size_t len;
       char *data = tt_check_read_file(p, &len, 0);
       if (data) {
-        tt_check_sha256_field(h, names[i], strlen(names[i]));
-        tt_check_sha256_field(h, data, len);
+        tt_sha256_field(h, names[i], strlen(names[i]));
+        tt_sha256_field(h, data, len);
       }
       free(data);
       free(p);
@@ -141,8 +141,8 @@ static void hash_surroundings(tt_check_sha256 *h, const char *abs) {
       char *data = tt_check_read_file(f, &len, 0);
       if (data) {
         found = true;
-        tt_check_sha256_field(h, f, strlen(f));
-        tt_check_sha256_field(h, data, len);
+        tt_sha256_field(h, f, strlen(f));
+        tt_sha256_field(h, data, len);
       }
       free(data);
       free(f);
@@ -158,20 +158,20 @@ static void hash_surroundings(tt_check_sha256 *h, const char *abs) {
 
 /* The cache file of one translation. */
 static char *entry_path(const tt_check_translator *tr, const char *path, tt_lang lang, const char *text, size_t len) {
-  tt_check_sha256 h;
-  tt_check_sha256_init(&h);
-  tt_check_sha256_field(&h, tr->rules_hex, 64);
+  tt_sha256 h;
+  tt_sha256_init(&h);
+  tt_sha256_field(&h, tr->rules_hex, 64);
   static const char target[] = "hip";
-  tt_check_sha256_field(&h, target, sizeof target - 1);
+  tt_sha256_field(&h, target, sizeof target - 1);
   const char *ln = tt_lang_name(lang);
-  tt_check_sha256_field(&h, ln, strlen(ln));
+  tt_sha256_field(&h, ln, strlen(ln));
   char *abs = tt_check_abspath(path);
-  tt_check_sha256_field(&h, abs, strlen(abs));
+  tt_sha256_field(&h, abs, strlen(abs));
   hash_surroundings(&h, abs);
   free(abs);
-  tt_check_sha256_field(&h, text, len);
+  tt_sha256_field(&h, text, len);
   char hex[65];
-  tt_check_sha256_hex(&h, hex);
+  tt_sha256_hex(&h, hex);
   return tt_xasprintf("%s/%.2s/%.40s", tr->dir, hex, hex + 2);
 }
 

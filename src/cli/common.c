@@ -94,12 +94,12 @@ static tt_lang file_lang(const tt_cli_opts *o, const char *path) {
 
 /* Compiles, in each profile's rulebook, the queries the inputs need, and only those:
  * compiling is most of the start-up. lint reads each named file here (processing takes
- * the text) and compiles the rules whose prefilter says they may match one of them;
+ * the text) and compiles the query patterns whose prefilter says they may match one of them;
  * rewrite, and lint of stdin, compile every rule of the inputs' languages (a rewrite
  * matches text its fixes made). Before the workers start: compiling writes to the
  * books they share. -1 after printing the rule files at fault. */
 static int compile_for_inputs(const tt_cli_opts *o, tt_cli_run *run) {
-  bool **needed = tt_xcalloc(run->n_profiles, sizeof *needed);
+  tt_needed **needed = tt_xcalloc(run->n_profiles, sizeof *needed);
   bool (*want)[TT_LANG_COUNT] = tt_xcalloc(run->n_profiles, sizeof *want);
   bool (*all)[TT_LANG_COUNT] = tt_xcalloc(run->n_profiles, sizeof *all);
   run->early_text = tt_xcalloc(run->n_files + 1, sizeof *run->early_text);
@@ -120,7 +120,7 @@ static int compile_for_inputs(const tt_cli_opts *o, tt_cli_run *run) {
       continue;
     }
     const tt_rulebook *book = run->profiles[p].book;
-    if (!needed[p]) needed[p] = tt_xcalloc(book->n_rules + 1, sizeof **needed);
+    if (!needed[p]) needed[p] = tt_needed_new(book);
     tt_rulebook_mark_needed(book, &run->profiles[p].sel, lang, run->early_text[i], run->early_len[i], needed[p]);
   }
   int rc = 0;
@@ -133,7 +133,7 @@ static int compile_for_inputs(const tt_cli_opts *o, tt_cli_run *run) {
       free(err);
       rc = -1;
     }
-    free(needed[p]);
+    tt_needed_free(needed[p]);
   }
   free(needed);
   free(want);

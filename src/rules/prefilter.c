@@ -17,6 +17,7 @@ typedef struct group {
 typedef struct pattern {
   group *groups;
   size_t n, cap;
+  uint32_t start, end; /* the pattern's bytes in the query text */
 } pattern;
 
 struct tt_prefilter {
@@ -509,30 +510,36 @@ static void reader_reset(reader *r) {
 tt_prefilter *tt_prefilter_new(const char *query_text) {
   reader r = {.s = query_text, .n = strlen(query_text)};
   tt_prefilter *pf = tt_xcalloc(1, sizeof *pf);
-  bool any_free = false; /* a pattern that requires nothing */
   for (;;) {
     skip_space(&r);
     if (r.i >= r.n || r.failed) break;
+    pattern pat = {.start = (uint32_t)r.i};
     read_item(&r, true);
     if (r.failed) break;
-    pattern pat = {0};
+    pat.end = (uint32_t)r.i;
     for (size_t i = 0; i < r.n_preds; i++) {
       group g;
       if (pred_group(&r, &r.preds[i], &g)) TT_PUSH(pat.groups, pat.n, pat.cap, g);
     }
     reader_reset(&r);
-    if (pat.n == 0) any_free = true;
     TT_PUSH(pf->patterns, pf->n, pf->cap, pat);
   }
   bool failed = r.failed;
   reader_reset(&r);
   free(r.certain);
   free(r.preds);
-  if (failed || any_free || pf->n == 0) {
+  if (failed || pf->n == 0) {
     tt_prefilter_free(pf);
     return NULL;
   }
   return pf;
+}
+
+size_t tt_prefilter_n_patterns(const tt_prefilter *p) { return p ? p->n : 0; }
+
+void tt_prefilter_pattern_span(const tt_prefilter *p, size_t i, uint32_t *start, uint32_t *end) {
+  *start = p->patterns[i].start;
+  *end = p->patterns[i].end;
 }
 
 /* --- asking a text -------------------------------------------------------------------- */
@@ -594,17 +601,19 @@ static bool contains(tt_prefilter_text *t, const char *lit, bool caseless) {
   return found;
 }
 
+bool tt_prefilter_pattern_may_match(const tt_prefilter *p, size_t i, tt_prefilter_text *t) {
+  const pattern *pat = &p->patterns[i];
+  for (size_t g = 0; g < pat->n; g++) {
+    bool one = false;
+    for (size_t k = 0; k < pat->groups[g].n && !one; k++) one = contains(t, pat->groups[g].lits[k], pat->groups[g].caseless);
+    if (!one) return false;
+  }
+  return true;
+}
+
 bool tt_prefilter_may_match(const tt_prefilter *p, tt_prefilter_text *t) {
   if (!p) return true;
-  for (size_t i = 0; i < p->n; i++) {
-    const pattern *pat = &p->patterns[i];
-    bool all = true;
-    for (size_t g = 0; g < pat->n && all; g++) {
-      bool one = false;
-      for (size_t k = 0; k < pat->groups[g].n && !one; k++) one = contains(t, pat->groups[g].lits[k], pat->groups[g].caseless);
-      all = one;
-    }
-    if (all) return true;
-  }
+  for (size_t i = 0; i < p->n; i++)
+    if (tt_prefilter_pattern_may_match(p, i, t)) return true;
   return false;
 }

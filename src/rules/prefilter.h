@@ -1,8 +1,8 @@
 /* prefilter.h — which query rules can match a text at all, told from literals.
  *
  * Compiling a rule's tree-sitter query is most of tiletrans's start-up (tree-sitter
- * analyses every pattern against the whole grammar), so a run compiles only the rules
- * that may match its inputs. A rule's prefilter is derived from its query text alone:
+ * analyses every pattern against the whole grammar), so a run compiles only the
+ * patterns that may match its inputs. A rule's prefilter is derived from its query text alone:
  * for each top-level pattern, the groups of literals one of which the source must
  * contain for the pattern to match, read from `#eq?`, `#any-of?`, `#match?` (and
  * `#tt-file-match?`, whose regex runs over the whole file) on
@@ -15,11 +15,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct tt_prefilter tt_prefilter;
 
-/* The prefilter of a query; NULL when some pattern requires no literal (the rule may
- * match any text). Owned by the caller: free with tt_prefilter_free. */
+/* The prefilter of a query, one entry per top-level pattern (a pattern that requires
+ * no literal may match any text); NULL when the reader could not split the query into
+ * its patterns (the rule may match any text). Owned by the caller: free with
+ * tt_prefilter_free. */
 tt_prefilter *tt_prefilter_new(const char *query_text);
 void tt_prefilter_free(tt_prefilter *p);
 
@@ -38,6 +41,13 @@ void tt_prefilter_text_free(tt_prefilter_text *t);
 
 /* False only when no pattern of `p` can match the text. A NULL prefilter may match. */
 bool tt_prefilter_may_match(const tt_prefilter *p, tt_prefilter_text *t);
+
+/* The top-level patterns of a (non-NULL) prefilter, in query order: pattern i may match
+ * the text unless this says false, and it is the query's bytes [start, end), which
+ * compile on their own (a run compiles only the patterns its inputs may match). */
+size_t tt_prefilter_n_patterns(const tt_prefilter *p);
+bool tt_prefilter_pattern_may_match(const tt_prefilter *p, size_t i, tt_prefilter_text *t);
+void tt_prefilter_pattern_span(const tt_prefilter *p, size_t i, uint32_t *start, uint32_t *end);
 
 /* The number of literal groups over all patterns (for tests and diagnostics). */
 size_t tt_prefilter_n_groups(const tt_prefilter *p);

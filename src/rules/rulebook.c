@@ -5,6 +5,7 @@
 
 #include "rules/analyzer.h"
 #include "rules/prefilter.h"
+#include "rules/qcheck.h"
 #include "rules/rule_load.h"
 #include "util/fs.h"
 #include "util/util.h"
@@ -74,16 +75,53 @@ static bool pattern_has_capture(const TSQuery *q, uint32_t pattern) {
   return false;
 }
 
-/* Compiles `text`, the queries of `rules` concatenated, rule i's starting at byte
- * starts[i], and maps each pattern to its rule by where the pattern starts. Fails on
- * any query error, predicate error or pattern without captures; the caller then loads
- * the rules one by one to say which is at fault. */
+/* Runs tree-sitter's analysis (rules/qcheck.h) over the whole queries of those of the
+ * n `rules` that have not passed it before, all in one query (its cost is mostly per
+ * query, not per pattern), and records their passes. -1 with *err when they fail it
+ * together; the caller then loads the rules one by one to say which is at fault. */
+static int analyse_new_queries(tt_lang lang, const tt_rule *const *rules, size_t n, char **err) {
+  tt_qcheck *qc = tt_qcheck_new();
+  tt_buf text = {0};
+  const tt_rule **fresh = tt_xcalloc(n + 1, sizeof *fresh);
+  size_t n_fresh = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (tt_qcheck_passed(qc, lang, rules[i]->query_text)) continue;
+    tt_buf_puts(&text, rules[i]->query_text);
+    tt_buf_putc(&text, '\n');
+    fresh[n_fresh++] = rules[i];
+  }
+  int rc = 0;
+  if (n_fresh) {
+    uint32_t off;
+    TSQueryError qerr;
+    TSQuery *q = ts_query_new(tt_lang_grammar(lang), text.data, (uint32_t)text.len, &off, &qerr);
+    if (q) {
+      ts_query_delete(q);
+      for (size_t i = 0; i < n_fresh; i++) tt_qcheck_record(qc, lang, fresh[i]->query_text);
+    } else {
+      *err = tt_xasprintf("the %s rules do not compile together (byte %u)", tt_lang_name(lang), off);
+      rc = -1;
+    }
+  }
+  tt_buf_free(&text);
+  free(fresh);
+  tt_qcheck_free(qc);
+  return rc;
+}
+
+/* Compiles `text`, the queries (or some patterns of the queries) of `rules`
+ * concatenated, rule i's starting at byte starts[i], and maps each pattern to its rule
+ * by where the pattern starts. Without tree-sitter's analysis, which each whole query
+ * has passed first (analyse_new_queries). Fails on any query error, predicate error or
+ * pattern without captures; the caller then loads the rules one by one to say which
+ * is at fault. */
 static int queryset_build(tt_queryset *qs, tt_lang lang, const char *text, const tt_rule *const *rules,
                           const uint32_t *starts, size_t n_rules, char **err) {
   uint32_t off;
   TSQueryError qerr;
   memset(qs, 0, sizeof *qs);
-  qs->query = ts_query_new(tt_lang_grammar(lang), text, (uint32_t)strlen(text), &off, &qerr);
+  if (analyse_new_queries(lang, rules, n_rules, err) < 0) return -1;
+  qs->query = ts_query_new_trusted(tt_lang_grammar(lang), text, (uint32_t)strlen(text), &off, &qerr);
   if (!qs->query) {
     *err = tt_xasprintf("the %s rules do not compile together (byte %u)", tt_lang_name(lang), off);
     return -1;
@@ -114,18 +152,70 @@ int tt_queryset_init_rule(tt_queryset *qs, const tt_rule *rule, char **err) {
   return rc;
 }
 
-/* `needed`: per rule of the book, whether to compile it; NULL: every rule. */
-static int build_lang(tt_rulebook *book, tt_lang lang, const bool *needed, char **err) {
+struct tt_needed {
+  size_t *base;  /* per rule: its first mark */
+  bool *marks;   /* per pattern of a rule with a prefilter, else one per rule */
+  size_t n_rules;
+};
+
+static size_t n_marks(const tt_rule *r) { return r->prefilter ? tt_prefilter_n_patterns(r->prefilter) : 1; }
+
+tt_needed *tt_needed_new(const tt_rulebook *book) {
+  tt_needed *n = tt_xcalloc(1, sizeof *n);
+  n->n_rules = book->n_rules;
+  n->base = tt_xcalloc(book->n_rules + 1, sizeof *n->base);
+  for (size_t i = 0; i < book->n_rules; i++) n->base[i + 1] = n->base[i] + n_marks(book->rules[i]);
+  n->marks = tt_xcalloc(n->base[book->n_rules] + 1, sizeof *n->marks);
+  return n;
+}
+
+void tt_needed_free(tt_needed *n) {
+  if (!n) return;
+  free(n->base);
+  free(n->marks);
+  free(n);
+}
+
+bool tt_needed_rule(const tt_needed *n, size_t rule) {
+  for (size_t k = n->base[rule]; k < n->base[rule + 1]; k++)
+    if (n->marks[k]) return true;
+  return false;
+}
+
+/* Appends to `text` the part of rule `i`'s query that `needed` marks: all of it when
+ * every pattern is marked (or `needed` is NULL), else the marked patterns' spans.
+ * False when nothing is marked. */
+static bool put_needed_query(tt_buf *text, const tt_rule *r, size_t i, const tt_needed *needed) {
+  size_t k0 = needed ? needed->base[i] : 0, k1 = needed ? needed->base[i + 1] : 0, marked = 0;
+  for (size_t k = k0; k < k1; k++) marked += needed->marks[k];
+  if (needed && marked == 0) return false;
+  if (!needed || !r->prefilter || marked == k1 - k0) {
+    tt_buf_puts(text, r->query_text);
+  } else {
+    for (size_t k = k0; k < k1; k++) {
+      uint32_t start, end;
+      if (!needed->marks[k]) continue;
+      tt_prefilter_pattern_span(r->prefilter, k - k0, &start, &end);
+      tt_buf_append(text, r->query_text + start, end - start);
+      tt_buf_putc(text, '\n');
+    }
+  }
+  tt_buf_putc(text, '\n');
+  return true;
+}
+
+/* Builds the combined query of `lang` from the patterns `needed` marks (NULL: all). */
+static int build_lang(tt_rulebook *book, tt_lang lang, const tt_needed *needed, char **err) {
   tt_buf text = {0};
   const tt_rule **rules = NULL;
   uint32_t *starts = NULL;
   size_t n = 0, cap = 0, scap = 0, ns = 0;
   for (size_t i = 0; i < book->n_rules; i++) {
     const tt_rule *r = book->rules[i];
-    if (r->language != lang || !r->query_text || (needed && !needed[i])) continue;
-    TT_PUSH(starts, ns, scap, (uint32_t)text.len);
-    tt_buf_puts(&text, r->query_text);
-    tt_buf_putc(&text, '\n');
+    if (r->language != lang || !r->query_text) continue;
+    uint32_t at = (uint32_t)text.len;
+    if (!put_needed_query(&text, r, i, needed)) continue;
+    TT_PUSH(starts, ns, scap, at);
     TT_PUSH(rules, n, cap, r);
   }
   int rc = 0;
@@ -153,18 +243,27 @@ static void explain_build_failure(const tt_rulebook *book, tt_lang lang, const c
 }
 
 /* Compiles the combined query of `lang` once; a failure is explained in `errors`. */
-static void compile_lang(tt_rulebook *book, tt_lang lang, const bool *needed, tt_buf *errors) {
+static void compile_lang(tt_rulebook *book, tt_lang lang, const tt_needed *needed, tt_buf *errors) {
   if (book->compiled[lang]) return;
   book->compiled[lang] = true;
   char *berr = NULL;
-  if (build_lang(book, lang, needed, &berr) < 0) {
+  int rc = build_lang(book, lang, needed, &berr);
+  if (rc < 0 && needed) {
+    /* The patterns cut out of their queries did not compile: the prefilter's reader
+     * split a query where tree-sitter does not. Every rule whole is still right. */
+    tt_queryset_free(&book->by_lang[lang]);
+    free(berr);
+    berr = NULL;
+    rc = build_lang(book, lang, NULL, &berr);
+  }
+  if (rc < 0) {
     tt_queryset_free(&book->by_lang[lang]);
     explain_build_failure(book, lang, berr, errors);
     free(berr);
   }
 }
 
-int tt_rulebook_compile(tt_rulebook *book, tt_lang lang, const bool *needed, char **err) {
+int tt_rulebook_compile(tt_rulebook *book, tt_lang lang, const tt_needed *needed, char **err) {
   tt_buf errors = {0};
   compile_lang(book, lang, needed, &errors);
   if (!errors.len) return 0;
@@ -204,13 +303,19 @@ static tt_rulebook *load(const char *const *dirs, size_t n_dirs, bool compile, c
 }
 
 void tt_rulebook_mark_needed(const tt_rulebook *book, const tt_selection *sel, tt_lang lang, const char *text,
-                             size_t len, bool *needed) {
+                             size_t len, tt_needed *needed) {
   tt_prefilter_text t;
   tt_prefilter_text_init(&t, text, len);
   for (size_t i = 0; i < book->n_rules; i++) {
     const tt_rule *r = book->rules[i];
-    if (needed[i] || r->language != lang || !r->query_text || tt_selection_severity(sel, r) == TT_SEV_OFF) continue;
-    needed[i] = tt_prefilter_may_match(r->prefilter, &t);
+    if (r->language != lang || !r->query_text || tt_selection_severity(sel, r) == TT_SEV_OFF) continue;
+    bool *marks = needed->marks + needed->base[i];
+    if (!r->prefilter) {
+      marks[0] = true;
+      continue;
+    }
+    for (size_t k = 0; k < tt_prefilter_n_patterns(r->prefilter); k++)
+      if (!marks[k]) marks[k] = tt_prefilter_pattern_may_match(r->prefilter, k, &t);
   }
   tt_prefilter_text_free(&t);
 }

@@ -45,13 +45,22 @@ void tt_rulebook_free(tt_rulebook *book);
  * languages never compiled. */
 tt_rulebook *tt_rulebook_load_uncompiled(const char *const *dirs, size_t n_dirs, char **err);
 
+/* Which query patterns of a book a run needs: one mark per top-level pattern of each
+ * rule's query (per rule, when its prefilter could not split the query). Made for one
+ * book (it must outlive it); free with tt_needed_free. */
+typedef struct tt_needed tt_needed;
+tt_needed *tt_needed_new(const tt_rulebook *book);
+void tt_needed_free(tt_needed *n);
+/* Whether some pattern of book->rules[rule] is marked. */
+bool tt_needed_rule(const tt_needed *n, size_t rule);
+
 /* Compiles the combined query of `lang`, once (later calls return at once), of the
- * rules `needed` marks (per rule of book->rules; NULL: all). Leaving out a rule that
- * could match a file matched later changes its findings: mark with
- * tt_rulebook_mark_needed for every text the book will match. Returns 0, or -1 with
- * *err (malloc'd) naming each rule file at fault, one per line. Matching a file of a
- * language not compiled is a programming error (tt_match_tree aborts). */
-int tt_rulebook_compile(tt_rulebook *book, tt_lang lang, const bool *needed, char **err);
+ * patterns `needed` marks (NULL: all). Leaving out a pattern that could match a file
+ * matched later changes its findings: mark with tt_rulebook_mark_needed for every
+ * text the book will match. Returns 0, or -1 with *err (malloc'd) naming each rule
+ * file at fault, one per line. Matching a file of a language not compiled is a
+ * programming error (tt_match_tree aborts). */
+int tt_rulebook_compile(tt_rulebook *book, tt_lang lang, const tt_needed *needed, char **err);
 
 /* A rulebook holding only `rule` and the classifiers of `facts_from` (may be NULL),
  * all borrowed (they must outlive it); for running one rule's fixes alone. NULL with
@@ -92,11 +101,11 @@ typedef struct tt_selection {
  * selection selects every rule at its own severity. */
 tt_severity tt_selection_severity(const tt_selection *sel, const tt_rule *rule);
 
-/* Marks in `needed` (per rule of book->rules; marks already set stay) the query rules
- * of `lang` that `sel` runs and whose prefilter (rules/prefilter.h) says may match
- * `text`. Only for a text matched as it is: a rewrite matches text its fixes made,
- * which needs every rule. */
+/* Marks in `needed` (marks already set stay) the query patterns of the rules of `lang`
+ * that `sel` runs which their prefilter (rules/prefilter.h) says may match `text`. Only
+ * for a text matched as it is: a rewrite matches text its fixes made, which needs
+ * every rule. */
 void tt_rulebook_mark_needed(const tt_rulebook *book, const tt_selection *sel, tt_lang lang, const char *text,
-                             size_t len, bool *needed);
+                             size_t len, tt_needed *needed);
 
 #endif

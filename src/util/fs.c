@@ -250,3 +250,11 @@ int tt_fs_walk(const char *root, tt_fs_filter want, tt_fs_visit visit, void *ctx
   walk_dir(root, want, visit, ctx);
   return 0;
 }
+
+char *tt_fs_cache_dir(void) {
+  const char *env;
+  if ((env = getenv("TILETRANS_CACHE_DIR")) && *env) return tt_xstrdup(env);
+  if ((env = getenv("XDG_CACHE_HOME")) && *env) return tt_xasprintf("%s/tiletrans", env);
+  if ((env = getenv("HOME")) && *env) return tt_xasprintf("%s/.cache/tiletrans", env);
+  return tt_xstrdup("/tmp/tiletrans-cache");
+}

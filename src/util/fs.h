@@ -51,4 +51,8 @@ char *tt_fs_join(const char *dir, const char *rel);
 /* The folder part of a path ("." when none). Caller frees. */
 char *tt_fs_dirname(const char *path);
 
+/* tiletrans's cache folder: $TILETRANS_CACHE_DIR, else $XDG_CACHE_HOME/tiletrans, else
+ * ~/.cache/tiletrans, else /tmp/tiletrans-cache. Not created here. Caller frees. */
+char *tt_fs_cache_dir(void);
+
 #endif

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "checker/build.h"
-#include "checker/hash.h"
 #include "checker/proc.h"
+#include "util/sha256.h"
 
 static char out_path[] = "/tmp/tt-proc-out-XXXXXX", err_path[] = "/tmp/tt-proc-err-XXXXXX";
 
@@ -65,11 +65,11 @@ Test(proc, missing_program_exits_127) {
 }
 
 static void sha(const char *s, const char *want) {
-  tt_check_sha256 h;
+  tt_sha256 h;
   char hex[65];
-  tt_check_sha256_init(&h);
-  tt_check_sha256_update(&h, s, strlen(s));
-  tt_check_sha256_hex(&h, hex);
+  tt_sha256_init(&h);
+  tt_sha256_update(&h, s, strlen(s));
+  tt_sha256_hex(&h, hex);
   cr_assert_str_eq(hex, want, "sha256(\"%s\")", s);
 }
 

@@ -1,5 +1,5 @@
-/* hash.c — FIPS 180-4 SHA-256 (see hash.h). */
-#include "checker/hash.h"
+/* sha256.c — FIPS 180-4 SHA-256 (see sha256.h). */
+#include "util/sha256.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +16,7 @@ static const uint32_t k_k[64] = {
 
 #define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
 
-static void block(tt_check_sha256 *s, const unsigned char *p) {
+static void block(tt_sha256 *s, const unsigned char *p) {
   uint32_t w[64];
   for (int i = 0; i < 16; i++)
     w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
@@ -37,7 +37,7 @@ static void block(tt_check_sha256 *s, const unsigned char *p) {
   s->h[4] += e; s->h[5] += f; s->h[6] += g; s->h[7] += h;
 }
 
-void tt_check_sha256_init(tt_check_sha256 *s) {
+void tt_sha256_init(tt_sha256 *s) {
   static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
   memcpy(s->h, iv, sizeof iv);
@@ -45,7 +45,7 @@ void tt_check_sha256_init(tt_check_sha256 *s) {
   s->fill = 0;
 }
 
-void tt_check_sha256_update(tt_check_sha256 *s, const void *data, size_t len) {
+void tt_sha256_update(tt_sha256 *s, const void *data, size_t len) {
   const unsigned char *p = data;
   s->bytes += len;
   while (len) {
@@ -61,20 +61,20 @@ void tt_check_sha256_update(tt_check_sha256 *s, const void *data, size_t len) {
   }
 }
 
-void tt_check_sha256_field(tt_check_sha256 *s, const void *data, size_t len) {
+void tt_sha256_field(tt_sha256 *s, const void *data, size_t len) {
   unsigned char n[8];
   for (int i = 0; i < 8; i++) n[i] = (unsigned char)((uint64_t)len >> (8 * i));
-  tt_check_sha256_update(s, n, 8);
-  tt_check_sha256_update(s, data, len);
+  tt_sha256_update(s, n, 8);
+  tt_sha256_update(s, data, len);
 }
 
-void tt_check_sha256_hex(tt_check_sha256 *s, char hex[65]) {
+void tt_sha256_hex(tt_sha256 *s, char hex[65]) {
   uint64_t bits = s->bytes * 8;
   unsigned char pad = 0x80, zero = 0;
-  tt_check_sha256_update(s, &pad, 1);
-  while (s->fill != 56) tt_check_sha256_update(s, &zero, 1);
+  tt_sha256_update(s, &pad, 1);
+  while (s->fill != 56) tt_sha256_update(s, &zero, 1);
   unsigned char len[8];
   for (int i = 0; i < 8; i++) len[i] = (unsigned char)(bits >> (56 - 8 * i));
-  tt_check_sha256_update(s, len, 8);
+  tt_sha256_update(s, len, 8);
   for (int i = 0; i < 8; i++) snprintf(hex + 8 * i, 9, "%08x", s->h[i]);
 }

@@ -1,0 +1,64 @@
+#include "rules/qcheck.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/fs.h"
+#include "util/sha256.h"
+#include "util/util.h"
+
+struct tt_qcheck {
+  char *dir; /* <cache>/queries */
+};
+
+tt_qcheck *tt_qcheck_new(void) {
+  tt_qcheck *qc = tt_xcalloc(1, sizeof *qc);
+  char *cache = tt_fs_cache_dir();
+  qc->dir = tt_fs_join(cache, "queries");
+  free(cache);
+  return qc;
+}
+
+void tt_qcheck_free(tt_qcheck *qc) {
+  if (!qc) return;
+  free(qc->dir);
+  free(qc);
+}
+
+/* <dir>/<hash of the grammar's shape and the query>. The grammar is named by its
+ * language and the sizes of its tables, which any regeneration changes. */
+static char *record_path(const tt_qcheck *qc, tt_lang lang, const char *query) {
+  const TSLanguage *g = tt_lang_grammar(lang);
+  char shape[128];
+  int n = snprintf(shape, sizeof shape, "%s abi %u symbols %u states %u fields %u", tt_lang_name(lang),
+                   ts_language_abi_version(g), ts_language_symbol_count(g), ts_language_state_count(g),
+                   ts_language_field_count(g));
+  tt_sha256 h;
+  tt_sha256_init(&h);
+  tt_sha256_field(&h, shape, (size_t)n);
+  tt_sha256_field(&h, query, strlen(query));
+  char hex[65];
+  tt_sha256_hex(&h, hex);
+  return tt_xasprintf("%s/%.40s", qc->dir, hex);
+}
+
+bool tt_qcheck_passed(const tt_qcheck *qc, tt_lang lang, const char *query) {
+  char *path = record_path(qc, lang, query);
+  struct stat st;
+  bool passed = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+  free(path);
+  return passed;
+}
+
+void tt_qcheck_record(const tt_qcheck *qc, tt_lang lang, const char *query) {
+  char *path = record_path(qc, lang, query);
+  if (tt_fs_mkdirs(qc->dir, NULL) == 0) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd >= 0) close(fd);
+  }
+  free(path);
+}
