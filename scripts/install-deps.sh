@@ -10,6 +10,8 @@ pkgs+=(git patch python3-jsonschema python3-rfc3987)
 # Man pages are generated from --help (help2man); the install tests package with CPack
 # (dpkg-dev: dpkg-shlibdeps), read the pages (man-db) and run the hook (pre-commit, git).
 pkgs+=(help2man dpkg-dev man-db pre-commit git)
+# The libFuzzer target (fuzz/) builds with clang and its compiler-rt runtime.
+pkgs+=(clang libclang-rt-dev)
 # bench/sim's optional HIP-CPU baseline (a HIP-CPU checkout given to it) builds on TBB.
 pkgs+=(libtbb-dev)
 # `check --format junit` writes XML with libxml2; its tests render the markdown report

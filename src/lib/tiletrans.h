@@ -69,7 +69,8 @@ TILETRANS_API const char *tiletrans_version(void);
 /* Loads the rule files under each of `dirs` (n_dirs folders). n_dirs == 0 loads the
  * default rulebook: $TILETRANS_RULES_DIR, else the one installed with the library.
  * NULL on error (a missing folder, a malformed rule file: *err names file, line and
- * key). */
+ * key). Loading records in $TILETRANS_CACHE_DIR (default ~/.cache/tiletrans) which
+ * rule queries passed tree-sitter's pattern analysis, so that later loads skip it. */
 TILETRANS_API tiletrans_rulebook *tiletrans_rulebook_load(const char *const *dirs, size_t n_dirs, char **err);
 TILETRANS_API void tiletrans_rulebook_free(tiletrans_rulebook *book);
 

@@ -1,7 +1,9 @@
 #include "rules/rulebook.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rules/analyzer.h"
 #include "rules/prefilter.h"
@@ -10,10 +12,13 @@
 #include "util/fs.h"
 #include "util/util.h"
 
+/* The rule files of a load, in walk order, and what loading each gave. */
 typedef struct load_ctx {
-  tt_rulebook *book;
-  size_t cap;
-  tt_buf errors;
+  char **paths;
+  size_t n, cap;
+  tt_rule **rules; /* per path: the rule, or NULL with errs[i] */
+  char **errs;
+  size_t next;     /* the next path a loader thread takes (atomic) */
 } load_ctx;
 
 /* A target's data/ folder holds data the tools read (the Julia port's API map), not rules. */
@@ -23,17 +28,38 @@ static bool is_rule_file(const char *path, void *ctx) {
   return tt_str_ends_with(path, ".yaml") || tt_str_ends_with(path, ".yml");
 }
 
-static void load_one(const char *path, void *vctx) {
+static void collect_path(const char *path, void *vctx) {
   load_ctx *ctx = vctx;
-  char *err = NULL;
-  tt_rule *r = tt_rule_load_deferred(path, &err); /* queries compile together, below */
-  if (!r) {
-    tt_buf_printf(&ctx->errors, "%s\n", err);
-    free(err);
-    return;
-  }
-  if (r->query_text) r->prefilter = tt_prefilter_new(r->query_text);
-  TT_PUSH(ctx->book->rules, ctx->book->n_rules, ctx->cap, r);
+  TT_PUSH(ctx->paths, ctx->n, ctx->cap, tt_xstrdup(path));
+}
+
+static void load_path(load_ctx *ctx, size_t i) {
+  tt_rule *r = tt_rule_load_deferred(ctx->paths[i], &ctx->errs[i]); /* queries compile together, later */
+  if (r && r->query_text) r->prefilter = tt_prefilter_new(r->query_text);
+  ctx->rules[i] = r;
+}
+
+static void *loader_thread(void *vctx) {
+  load_ctx *ctx = vctx;
+  for (size_t i; (i = __atomic_fetch_add(&ctx->next, 1, __ATOMIC_RELAXED)) < ctx->n;) load_path(ctx, i);
+  return NULL;
+}
+
+/* Loads every collected file. Parsing the YAML of ~100 rule files is most of a run's
+ * start-up once the queries are cheap, so up to 4 threads share them; the result does
+ * not depend on which thread loaded which file. */
+static void load_paths(load_ctx *ctx) {
+  ctx->rules = tt_xcalloc(ctx->n + 1, sizeof *ctx->rules);
+  ctx->errs = tt_xcalloc(ctx->n + 1, sizeof *ctx->errs);
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  size_t n_threads = cpus < 1 ? 1 : cpus > 4 ? 4 : (size_t)cpus;
+  if (n_threads > ctx->n / 16 + 1) n_threads = ctx->n / 16 + 1;
+  pthread_t th[4];
+  size_t started = 0;
+  for (size_t t = 1; t < n_threads; t++)
+    if (pthread_create(&th[started], NULL, loader_thread, ctx) == 0) started++;
+  loader_thread(ctx);
+  for (size_t t = 0; t < started; t++) pthread_join(th[t], NULL);
 }
 
 static int cmp_rule(const void *a, const void *b) {
@@ -155,14 +181,12 @@ int tt_queryset_init_rule(tt_queryset *qs, const tt_rule *rule, char **err) {
 struct tt_needed {
   size_t *base;  /* per rule: its first mark */
   bool *marks;   /* per pattern of a rule with a prefilter, else one per rule */
-  size_t n_rules;
 };
 
 static size_t n_marks(const tt_rule *r) { return r->prefilter ? tt_prefilter_n_patterns(r->prefilter) : 1; }
 
 tt_needed *tt_needed_new(const tt_rulebook *book) {
   tt_needed *n = tt_xcalloc(1, sizeof *n);
-  n->n_rules = book->n_rules;
   n->base = tt_xcalloc(book->n_rules + 1, sizeof *n->base);
   for (size_t i = 0; i < book->n_rules; i++) n->base[i + 1] = n->base[i] + n_marks(book->rules[i]);
   n->marks = tt_xcalloc(n->base[book->n_rules] + 1, sizeof *n->marks);
@@ -174,12 +198,6 @@ void tt_needed_free(tt_needed *n) {
   free(n->base);
   free(n->marks);
   free(n);
-}
-
-bool tt_needed_rule(const tt_needed *n, size_t rule) {
-  for (size_t k = n->base[rule]; k < n->base[rule + 1]; k++)
-    if (n->marks[k]) return true;
-  return false;
 }
 
 /* Appends to `text` the part of rule `i`'s query that `needed` marks: all of it when
@@ -273,29 +291,41 @@ int tt_rulebook_compile(tt_rulebook *book, tt_lang lang, const tt_needed *needed
 }
 
 static tt_rulebook *load(const char *const *dirs, size_t n_dirs, bool compile, char **err) {
-  load_ctx ctx = {.book = tt_xcalloc(1, sizeof(tt_rulebook))};
+  load_ctx ctx = {0};
+  tt_buf errors = {0};
   for (size_t i = 0; i < n_dirs; i++) {
     char *werr = NULL;
     if (!tt_fs_is_dir(dirs[i])) {
-      tt_buf_printf(&ctx.errors, "%s: not a rules folder\n", dirs[i]);
+      tt_buf_printf(&errors, "%s: not a rules folder\n", dirs[i]);
       continue;
     }
-    if (tt_fs_walk(dirs[i], is_rule_file, load_one, &ctx, &werr) < 0) {
-      tt_buf_printf(&ctx.errors, "%s\n", werr);
+    if (tt_fs_walk(dirs[i], is_rule_file, collect_path, &ctx, &werr) < 0) {
+      tt_buf_printf(&errors, "%s\n", werr);
       free(werr);
     }
   }
-  tt_rulebook *book = ctx.book;
+  load_paths(&ctx);
+  tt_rulebook *book = tt_xcalloc(1, sizeof(tt_rulebook));
+  size_t cap = 0;
+  for (size_t i = 0; i < ctx.n; i++) {
+    if (ctx.rules[i]) TT_PUSH(book->rules, book->n_rules, cap, ctx.rules[i]);
+    else tt_buf_printf(&errors, "%s\n", ctx.errs[i]);
+    free(ctx.errs[i]);
+    free(ctx.paths[i]);
+  }
+  free(ctx.paths);
+  free(ctx.rules);
+  free(ctx.errs);
   book->compiled[TT_LANG_NONE] = true; /* no file is of no language */
   if (book->n_rules > 1) qsort(book->rules, book->n_rules, sizeof *book->rules, cmp_rule);
   for (size_t i = 1; i < book->n_rules; i++)
     if (strcmp(book->rules[i]->id, book->rules[i - 1]->id) == 0)
-      tt_buf_printf(&ctx.errors, "%s: duplicate rule id `%s` (also in %s)\n", book->rules[i]->file,
+      tt_buf_printf(&errors, "%s: duplicate rule id `%s` (also in %s)\n", book->rules[i]->file,
                     book->rules[i]->id, book->rules[i - 1]->file);
-  for (int lang = 1; compile && lang < TT_LANG_COUNT && ctx.errors.len == 0; lang++) compile_lang(book, (tt_lang)lang, NULL, &ctx.errors);
-  if (ctx.errors.len) {
-    ctx.errors.data[--ctx.errors.len] = '\0'; /* drop the last newline */
-    *err = tt_buf_steal(&ctx.errors);
+  for (int lang = 1; compile && lang < TT_LANG_COUNT && errors.len == 0; lang++) compile_lang(book, (tt_lang)lang, NULL, &errors);
+  if (errors.len) {
+    errors.data[--errors.len] = '\0'; /* drop the last newline */
+    *err = tt_buf_steal(&errors);
     tt_rulebook_free(book);
     return NULL;
   }

@@ -51,8 +51,6 @@ tt_rulebook *tt_rulebook_load_uncompiled(const char *const *dirs, size_t n_dirs,
 typedef struct tt_needed tt_needed;
 tt_needed *tt_needed_new(const tt_rulebook *book);
 void tt_needed_free(tt_needed *n);
-/* Whether some pattern of book->rules[rule] is marked. */
-bool tt_needed_rule(const tt_needed *n, size_t rule);
 
 /* Compiles the combined query of `lang`, once (later calls return at once), of the
  * patterns `needed` marks (NULL: all). Leaving out a pattern that could match a file
