@@ -1,5 +1,5 @@
 # pitfall: the running sum not rescaled by exp(m_old - m_new) when the max grows; expect: MISMATCH
-# lint-undetectable: every statement is valid cuTile.jl and every shape agrees; the error is the algebra across iterations (l sums exp(x - m) against a different running max each time). Seeing it takes a loop-carried dataflow rule that knows the online-softmax recurrence, and the rescale may sit in another statement (alpha = exp.(m .- m_new)); not built (check: MISMATCH)
+# lint: jl-online-softmax-rescale@16:13
 # layout: logical
 # cuTile.jl translation of softmax_online.py: a running max m and sum l over (1, TN)
 # chunks of the row, then a normalising pass.
