@@ -1,5 +1,5 @@
 # pitfall: the 0-based positions in idx passed to ct.gather without the +1; expect: MISMATCH
-# lint-undetectable: whether idx holds 0-based or 1-based positions is the host data's convention, not the code's: the same ct.gather(x, ind) of a loaded index tile is the right translation when the caller passes 1-based indices (a Julia host), so a rule would be a false error there (check: MISMATCH)
+# lint: jl-gather-loaded-index@12:31
 # layout: flipped
 # cuTile.jl translation of gather.py: y[i] = x[idx[i]]; idx holds 0-based positions,
 # ct.gather takes 1-based ones, so the indices get +1.
