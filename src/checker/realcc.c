@@ -16,9 +16,12 @@
 /* hipcc: gfx90a (wave64, the first target of DESIGN.md); -fsyntax-only checks host
  * and device code without code generation. -w: warnings are not verdicts. */
 static const char *const k_hipcc_flags[] = {"--offload-arch=gfx90a", "-fsyntax-only", "-w", "-x", "hip", NULL};
-/* nvcc has no syntax-only mode; one architecture to an object thrown away is the
- * cheapest compile that runs its whole front end. */
-static const char *const k_nvcc_flags[] = {"-arch=sm_90", "-c", "-w", "-x", "cu", "-o", "/dev/null", NULL};
+/* nvcc has no syntax-only mode. --ptx for one architecture runs the preprocessor, the
+ * whole C++ front end over host and device code (under __CUDA_ARCH__) and the device
+ * compiler, and skips the host compiler and ptxas: 0.5 s of CPU where `-c` takes 1.6 s
+ * (vector_add), with the same errors for everything but host code hidden from the
+ * device pass and PTX the assembler rejects. */
+static const char *const k_nvcc_flags[] = {"-arch=sm_90", "--ptx", "-w", "-x", "cu", "-o", "/dev/null", NULL};
 
 const char *tt_check_realcc_name(tt_check_realcc kind) { return kind == TT_CHECK_REALCC_HIPCC ? "hipcc" : "nvcc"; }
 
