@@ -10,6 +10,7 @@
 
 #include "rules/match.h"
 #include "rules/rule_load.h"
+#include "rules/rulebook.h"
 #include "util/fs.h"
 #include "util/util.h"
 
@@ -127,4 +128,12 @@ size_t tts_count_substr(const char *hay, const char *needle) {
   size_t n = 0;
   for (const char *p = hay; (p = strstr(p, needle)); p++) n++;
   return n;
+}
+
+tt_rulebook *tts_rulebook(bool compiled) {
+  const char *dir = TT_SOURCE_DIR "/rules";
+  char *err = NULL;
+  tt_rulebook *book = compiled ? tt_rulebook_load(&dir, 1, &err) : tt_rulebook_load_uncompiled(&dir, 1, &err);
+  cr_assert_not_null(book, "rulebook %s: %s", dir, err ? err : "");
+  return book;
 }

@@ -2,6 +2,7 @@
 #ifndef TT_TEST_SUPPORT_H
 #define TT_TEST_SUPPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "parser/source.h"
@@ -23,6 +24,12 @@ tt_rule *tts_rule_of(const char *lang, const char *message, const char *body);
 /* Parses `code` as `lang`, runs `rule` alone over it (tt_match_rule) and returns the
  * number of findings; when `out` is not NULL the findings are moved there. */
 size_t tts_match(const tt_rule *rule, tt_lang lang, const char *code, tt_findings *out);
+
+struct tt_rulebook;
+/* The source tree's rulebook, its queries compiled (`compiled`) or not yet
+ * (tt_rulebook_load_uncompiled); fails the test when it does not load. Caller frees
+ * with tt_rulebook_free. */
+struct tt_rulebook *tts_rulebook(bool compiled);
 
 /* Temporary folders and files. */
 char *tts_tmpdir(void);                       /* mkdtemp; caller frees the path */

@@ -119,10 +119,7 @@ Test(prefilter, file_match_regex_is_required_of_the_file) {
  * prefilter, and a book compiled for that example alone finds what the full book
  * finds in it (the prefilter is sound on the rulebook's own examples). */
 Test(prefilter, rulebook_examples_pass, .timeout = 600) {
-  const char *dir = TT_SOURCE_DIR "/rules";
-  char *err = NULL;
-  tt_rulebook *full = tt_rulebook_load(&dir, 1, &err);
-  cr_assert(full, "%s", err ? err : "");
+  tt_rulebook *full = tts_rulebook(true);
   size_t checked = 0;
   for (size_t i = 0; i < full->n_rules; i++) {
     const tt_rule *r = full->rules[i];
@@ -162,17 +159,14 @@ static char *findings_of(const tt_rulebook *book, tt_lang lang, const char *code
  * patterns the prefilter marks for the example's text finds exactly what the whole
  * book finds in it. */
 Test(prefilter, needed_patterns_find_what_the_whole_book_finds, .timeout = 900) {
-  const char *dir = TT_SOURCE_DIR "/rules";
-  char *err = NULL;
-  tt_rulebook *full = tt_rulebook_load(&dir, 1, &err);
-  cr_assert(full, "%s", err ? err : "");
+  tt_rulebook *full = tts_rulebook(true);
   size_t compared = 0, fewer = 0;
   for (size_t i = 0; i < full->n_rules; i++) {
     const tt_rule *r = full->rules[i];
     for (size_t e = 0; r->query_text && e < r->n_examples; e++) {
       const char *code = r->examples[e].code;
-      tt_rulebook *part = tt_rulebook_load_uncompiled(&dir, 1, &err);
-      cr_assert(part, "%s", err ? err : "");
+      tt_rulebook *part = tts_rulebook(false);
+      char *err = NULL;
       tt_needed *needed = tt_needed_new(part);
       tt_rulebook_mark_needed(part, NULL, r->language, code, strlen(code), needed);
       cr_assert_eq(tt_rulebook_compile(part, r->language, needed, &err), 0, "%s", err ? err : "");
@@ -196,10 +190,8 @@ Test(prefilter, needed_patterns_find_what_the_whole_book_finds, .timeout = 900) 
  * patterns, each starting where tree-sitter's starts (a span cut out compiles as that
  * pattern). */
 Test(prefilter, patterns_are_tree_sitters_patterns, .timeout = 600) {
-  const char *dir = TT_SOURCE_DIR "/rules";
+  tt_rulebook *book = tts_rulebook(false);
   char *err = NULL;
-  tt_rulebook *book = tt_rulebook_load_uncompiled(&dir, 1, &err);
-  cr_assert(book, "%s", err ? err : "");
   size_t split = 0;
   for (size_t i = 0; i < book->n_rules; i++) {
     const tt_rule *r = book->rules[i];

@@ -16,10 +16,7 @@
 static tt_rulebook *book;
 
 static void load_book(void) {
-  const char *dir = TT_SOURCE_DIR "/rules";
-  char *err = NULL;
-  book = tt_rulebook_load(&dir, 1, &err);
-  cr_assert(book, "rulebook: %s", err ? err : "");
+  book = tts_rulebook(true);
 }
 static void free_book(void) { tt_rulebook_free(book); }
 
