@@ -50,15 +50,20 @@ const char *tt_cli_default_rules_dir(void) {
   return dir;
 }
 
+/* How load_rules loads: tt_rulebook_load, _load_uncompiled or _load_for. */
+enum load_kind { LOAD_COMPILED, LOAD_UNCOMPILED, LOAD_FOR };
+
 static tt_rulebook *load_rules(const char *const *dirs, size_t n, const char *const *extra, size_t n_extra,
-                              bool compile) {
+                              enum load_kind kind, const bool *langs) {
   const char **all = tt_xcalloc(n + n_extra + 1, sizeof *all);
   size_t k = 0;
   if (n == 0) all[k++] = tt_cli_default_rules_dir();
   for (size_t i = 0; i < n; i++) all[k++] = dirs[i];
   for (size_t i = 0; i < n_extra; i++) all[k++] = extra[i];
   char *err = NULL;
-  tt_rulebook *book = compile ? tt_rulebook_load(all, k, &err) : tt_rulebook_load_uncompiled(all, k, &err);
+  tt_rulebook *book = kind == LOAD_COMPILED     ? tt_rulebook_load(all, k, &err)
+                     : kind == LOAD_UNCOMPILED ? tt_rulebook_load_uncompiled(all, k, &err)
+                                               : tt_rulebook_load_for(all, k, langs, &err);
   if (book && tt_ruleset_check_facts(book, &err) < 0) {
     tt_rulebook_free(book);
     book = NULL;
@@ -80,11 +85,11 @@ static tt_rulebook *load_rules(const char *const *dirs, size_t n, const char *co
 }
 
 tt_rulebook *tt_cli_load_rules(const char *const *dirs, size_t n, const char *const *extra, size_t n_extra) {
-  return load_rules(dirs, n, extra, n_extra, true);
+  return load_rules(dirs, n, extra, n_extra, LOAD_COMPILED, NULL);
 }
 
 tt_rulebook *tt_cli_load_rules_uncompiled(const char *const *dirs, size_t n) {
-  return load_rules(dirs, n, NULL, 0, false);
+  return load_rules(dirs, n, NULL, 0, LOAD_UNCOMPILED, NULL);
 }
 
 /* The language process() reads file `path` as; TT_LANG_NONE: it refuses the file. */
@@ -258,23 +263,35 @@ static int profile_for(const tt_cli_opts *o, tt_cli_run *run, const char *path, 
       return -1;
     }
   }
+  run->profiles = tt_xrealloc(run->profiles, (run->n_profiles + 1) * sizeof *run->profiles);
+  tt_cli_profile *p = &run->profiles[run->n_profiles];
+  memset(p, 0, sizeof *p);
+  p->config = cfg;
+  *out = run->n_profiles++;
+  return 0;
+}
+
+/* Loads profile p's rulebook, once its files are known: whole for the languages of
+ * its files (every language for a report that lists the rules), stubs for the rest
+ * (tt_rulebook_load_for). -1 after printing the error. */
+static int load_profile_book(const tt_cli_opts *o, tt_cli_run *run, size_t p_index) {
+  tt_cli_profile *p = &run->profiles[p_index];
+  const tt_config *cfg = p->config;
+  bool langs[TT_LANG_COUNT] = {0};
+  for (size_t i = 0; i < run->n_files; i++)
+    if (run->file_profile[i] == p_index) langs[file_lang(o, run->files[i].path)] = true;
+  if (o->whole_rulebook)
+    for (int l = 0; l < TT_LANG_COUNT; l++) langs[l] = true;
   tt_rulebook *book = load_rules(o->rule_dirs, o->n_rule_dirs, cfg ? (const char *const *)cfg->rule_dirs : NULL,
-                                 cfg ? cfg->n_rule_dirs : 0, false);
-  if (!book) {
-    tt_config_free(cfg);
-    return -1;
-  }
+                                 cfg ? cfg->n_rule_dirs : 0, LOAD_FOR, langs);
+  if (!book) return -1;
   const char *target = o->target ? o->target : (cfg ? cfg->target : NULL);
   tt_override *ov = NULL;
   size_t n_ov = 0;
   if (check_overrides(cfg, book) < 0 || choose_rules(o, book, cfg, target, &ov, &n_ov) < 0) {
     tt_rulebook_free(book);
-    tt_config_free(cfg);
     return -1;
   }
-  run->profiles = tt_xrealloc(run->profiles, (run->n_profiles + 1) * sizeof *run->profiles);
-  tt_cli_profile *p = &run->profiles[run->n_profiles];
-  p->config = cfg;
   p->book = book;
   p->overrides = ov;
   p->sel = (tt_selection){.target = target, .overrides = ov, .n_overrides = n_ov};
@@ -282,7 +299,6 @@ static int profile_for(const tt_cli_opts *o, tt_cli_run *run, const char *path, 
     p->sel.target_defines = (const char *const *)cfg->hip_defines, p->sel.n_target_defines = cfg->n_hip_defines;
   p->sema = cfg ? profile_sema(o, cfg) : NULL;
   p->sel.sema = p->sema ? p->sema : run->sema;
-  *out = run->n_profiles++;
   return 0;
 }
 
@@ -428,6 +444,8 @@ int tt_cli_execute(const tt_cli_opts *o, tt_cli_run *run) {
   }
   /* Every file named was excluded by its config (a pre-commit hook on vendored files):
    * nothing to do, which is not an input error. */
+  for (size_t p = 0; p < run->n_profiles; p++)
+    if (load_profile_book(o, run, p) < 0) return TT_EXIT_USAGE;
   if (run->n_files == 0 && n_excluded > 0 && n_excluded == n_paths) return TT_EXIT_OK;
   if (run->n_files == 0) {
     fprintf(stderr, "tiletrans: no input files\n");

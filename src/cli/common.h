@@ -37,6 +37,7 @@ typedef struct tt_cli_opts {
   size_t sema_caps[3];
   const char *compile_commands;
   bool no_sema;
+  bool whole_rulebook;     /* load every rule whole, whatever the inputs' languages (SARIF lists them all) */
 } tt_cli_opts;
 
 /* The long options of the semantic layer, for lint's and rewrite's tables (short forms

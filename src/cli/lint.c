@@ -105,6 +105,7 @@ int tt_cmd_lint(int argc, char **argv) {
     tt_cli_opts_free(&o);
     return p > 0 ? TT_EXIT_OK : TT_EXIT_USAGE;
   }
+  o.whole_rulebook = f.format == TT_FMT_SARIF; /* its rule table lists every rule */
   tt_cli_run run;
   int rc = tt_cli_execute(&o, &run);
   if (rc == TT_EXIT_OK) {

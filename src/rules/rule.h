@@ -104,6 +104,9 @@ typedef struct tt_rule {
   char *fact_defined;          /* NULL for rules that record none */
   tt_rule_fact_ref *facts_read;
   size_t n_facts_read;
+  /* Only `file`, `id`, `target` and `language` were read (the rest is zero): a run
+   * with no input of the rule's language loads no more (tt_rulebook_load_for). */
+  bool stub;
 } tt_rule;
 
 void tt_rule_free(tt_rule *r);

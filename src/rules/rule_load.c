@@ -573,6 +573,36 @@ static tt_rule *load_file(const char *path, bool compile, char **err) {
   return r;
 }
 
+/* The stub of the rule file `path` when its head names a valid id, target and a
+ * language `langs` leaves out; else NULL. */
+static tt_rule *stub_of(const char *path, const char *text, size_t len, const bool *langs) {
+  static const char *const keys[] = {"id", "target", "language"};
+  char *v[3];
+  if (tt_yaml_head(text, len, keys, 3, v) < 0) return NULL;
+  tt_lang lang = tt_lang_from_name(v[2]);
+  tt_rule *r = NULL;
+  if (v[0][0] && strspn(v[0], "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(v[0]) && tt_target_valid(v[1]) &&
+      lang != TT_LANG_NONE && strcmp(v[2], tt_lang_name(lang)) == 0 && !langs[lang]) {
+    r = tt_xcalloc(1, sizeof *r);
+    r->file = tt_xstrdup(path);
+    r->id = v[0], r->target = v[1], v[0] = v[1] = NULL;
+    r->language = lang;
+    r->stub = true;
+  }
+  for (int i = 0; i < 3; i++) free(v[i]);
+  return r;
+}
+
+tt_rule *tt_rule_load_for(const char *path, const bool langs[TT_LANG_COUNT], char **err) {
+  char *text;
+  size_t len;
+  if (tt_fs_read(path, &text, &len, err) < 0) return NULL;
+  tt_rule *r = stub_of(path, text, len, langs);
+  if (!r) r = load_text(path, text, len, false, err);
+  free(text);
+  return r;
+}
+
 tt_rule *tt_rule_load_text(const char *path, const char *text, char **err) { return load_text(path, text, strlen(text), true, err); }
 tt_rule *tt_rule_load(const char *path, char **err) { return load_file(path, true, err); }
 tt_rule *tt_rule_load_deferred(const char *path, char **err) { return load_file(path, false, err); }

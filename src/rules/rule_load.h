@@ -18,4 +18,10 @@ tt_rule *tt_rule_load_text(const char *path, const char *text, char **err);
  * else (keys, types, templates against the query's capture names) is validated. */
 tt_rule *tt_rule_load_deferred(const char *path, char **err);
 
+/* tt_rule_load_deferred for a run that matches only files of the languages `langs`
+ * marks: the file of a rule of another language is read only as far as its `id`,
+ * `target` and `language` keys, into a stub (tt_rule.stub). A file whose head is not
+ * plainly valid is loaded whole, to report it. */
+tt_rule *tt_rule_load_for(const char *path, const bool langs[TT_LANG_COUNT], char **err);
+
 #endif

@@ -1,6 +1,7 @@
 #include "rules/rulebook.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,6 +20,7 @@ typedef struct load_ctx {
   tt_rule **rules; /* per path: the rule, or NULL with errs[i] */
   char **errs;
   size_t next;     /* the next path a loader thread takes (atomic) */
+  const bool *langs; /* NULL: load every file whole; else stubs for the other languages */
 } load_ctx;
 
 /* A target's data/ folder holds data the tools read (the Julia port's API map), not rules. */
@@ -34,7 +36,9 @@ static void collect_path(const char *path, void *vctx) {
 }
 
 static void load_path(load_ctx *ctx, size_t i) {
-  tt_rule *r = tt_rule_load_deferred(ctx->paths[i], &ctx->errs[i]); /* queries compile together, later */
+  /* Queries compile together, later. */
+  tt_rule *r = ctx->langs ? tt_rule_load_for(ctx->paths[i], ctx->langs, &ctx->errs[i])
+                          : tt_rule_load_deferred(ctx->paths[i], &ctx->errs[i]);
   if (r && r->query_text) r->prefilter = tt_prefilter_new(r->query_text);
   ctx->rules[i] = r;
 }
@@ -282,6 +286,10 @@ static void compile_lang(tt_rulebook *book, tt_lang lang, const tt_needed *neede
 }
 
 int tt_rulebook_compile(tt_rulebook *book, tt_lang lang, const tt_needed *needed, char **err) {
+  if (book->stubbed[lang]) {
+    fprintf(stderr, "tiletrans: internal error: the %s rules of the rulebook are stubs\n", tt_lang_name(lang));
+    abort();
+  }
   tt_buf errors = {0};
   compile_lang(book, lang, needed, &errors);
   if (!errors.len) return 0;
@@ -290,8 +298,8 @@ int tt_rulebook_compile(tt_rulebook *book, tt_lang lang, const tt_needed *needed
   return -1;
 }
 
-static tt_rulebook *load(const char *const *dirs, size_t n_dirs, bool compile, char **err) {
-  load_ctx ctx = {0};
+static tt_rulebook *load(const char *const *dirs, size_t n_dirs, bool compile, const bool *langs, char **err) {
+  load_ctx ctx = {.langs = langs};
   tt_buf errors = {0};
   for (size_t i = 0; i < n_dirs; i++) {
     char *werr = NULL;
@@ -308,7 +316,10 @@ static tt_rulebook *load(const char *const *dirs, size_t n_dirs, bool compile, c
   tt_rulebook *book = tt_xcalloc(1, sizeof(tt_rulebook));
   size_t cap = 0;
   for (size_t i = 0; i < ctx.n; i++) {
-    if (ctx.rules[i]) TT_PUSH(book->rules, book->n_rules, cap, ctx.rules[i]);
+    if (ctx.rules[i]) {
+      TT_PUSH(book->rules, book->n_rules, cap, ctx.rules[i]);
+      if (ctx.rules[i]->stub) book->stubbed[ctx.rules[i]->language] = true;
+    }
     else tt_buf_printf(&errors, "%s\n", ctx.errs[i]);
     free(ctx.errs[i]);
     free(ctx.paths[i]);
@@ -351,11 +362,15 @@ void tt_rulebook_mark_needed(const tt_rulebook *book, const tt_selection *sel, t
 }
 
 tt_rulebook *tt_rulebook_load(const char *const *dirs, size_t n_dirs, char **err) {
-  return load(dirs, n_dirs, true, err);
+  return load(dirs, n_dirs, true, NULL, err);
 }
 
 tt_rulebook *tt_rulebook_load_uncompiled(const char *const *dirs, size_t n_dirs, char **err) {
-  return load(dirs, n_dirs, false, err);
+  return load(dirs, n_dirs, false, NULL, err);
+}
+
+tt_rulebook *tt_rulebook_load_for(const char *const *dirs, size_t n_dirs, const bool langs[TT_LANG_COUNT], char **err) {
+  return load(dirs, n_dirs, false, langs, err);
 }
 
 void tt_rulebook_free(tt_rulebook *book) {

@@ -27,6 +27,7 @@ typedef struct tt_rulebook {
   size_t n_rules;
   tt_queryset by_lang[TT_LANG_COUNT];
   bool compiled[TT_LANG_COUNT]; /* by_lang[l] was built (it may be empty: no query rules) */
+  bool stubbed[TT_LANG_COUNT];  /* some rule of language l is a stub (tt_rulebook_load_for) */
   bool borrowed;            /* rules belong to someone else (tt_rulebook_of_rule) */
 } tt_rulebook;
 
@@ -44,6 +45,15 @@ void tt_rulebook_free(tt_rulebook *book);
  * The rule files are checked as by tt_rulebook_load, except for query errors of
  * languages never compiled. */
 tt_rulebook *tt_rulebook_load_uncompiled(const char *const *dirs, size_t n_dirs, char **err);
+
+/* tt_rulebook_load_uncompiled for a run over files of the languages `langs` marks:
+ * the rules of the other languages are stubs (tt_rule.stub: id, target, language and
+ * file, which is what choosing rules, config overrides and suppressions need to
+ * know of them), for their YAML is most of the start-up. A stub's file is checked
+ * only as far as those keys: its other errors are reported by a run that loads it.
+ * The book is for matching files of those languages only: its stubs have no
+ * matcher, no text and no examples, and compiling a stubbed language aborts. */
+tt_rulebook *tt_rulebook_load_for(const char *const *dirs, size_t n_dirs, const bool langs[TT_LANG_COUNT], char **err);
 
 /* Which query patterns of a book a run needs: one mark per top-level pattern of each
  * rule's query (per rule, when its prefilter could not split the query). Made for one

@@ -200,6 +200,72 @@ struct fy_document *tt_yaml_load(const char *path, const char *text, char **err)
   return doc;
 }
 
+/* Index of `key` (`klen` bytes) in keys[0..n), or -1. */
+static int key_index(const char *const *keys, size_t n, const char *key, size_t klen) {
+  for (size_t i = 0; i < n; i++)
+    if (strlen(keys[i]) == klen && memcmp(keys[i], key, klen) == 0) return (int)i;
+  return -1;
+}
+
+/* The plain scalar text of event `e`, or NULL (a collection, alias, tag or anchor). */
+static const char *plain_scalar(struct fy_event *e, size_t *len) {
+  if (e->type != FYET_SCALAR || e->scalar.tag || e->scalar.anchor || !e->scalar.value) return NULL;
+  return fy_token_get_text(e->scalar.value, len);
+}
+
+int tt_yaml_head(const char *text, size_t len, const char *const *keys, size_t n, char **values) {
+  for (size_t i = 0; i < n; i++) values[i] = NULL;
+  diag_sink sink = {0}; /* errors are the full load's to report */
+  struct fy_diag *diag = make_diag(&sink);
+  struct fy_parse_cfg cfg = {.flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG | FYPCF_DEFAULT_VERSION_1_2 | FYPCF_ALLOW_DUPLICATE_KEYS,
+                             .diag = diag};
+  struct fy_parser *fyp = fy_parser_create(&cfg);
+  if (!fyp || fy_parser_set_string(fyp, text, len) != 0) {
+    if (fyp) fy_parser_destroy(fyp);
+    fy_diag_destroy(diag);
+    return -1;
+  }
+  /* depth: 0 before the root mapping, 1 inside it, more inside its values. At depth 1
+   * events alternate key, value; `want` is the key whose value comes next (-2: a key
+   * comes next, -1: a value nobody wants). */
+  int depth = 0, want = -2, rc = -1;
+  size_t found = 0;
+  struct fy_event *e;
+  while (found < n && (e = fy_parser_parse(fyp))) {
+    enum fy_event_type t = e->type;
+    bool stop = false;
+    if (t == FYET_MAPPING_START || t == FYET_SEQUENCE_START) {
+      if (depth == 0 && t != FYET_MAPPING_START) stop = true;
+      else if (depth == 1) want = want == -2 ? -1 : -2; /* a collection as a key, or as a value */
+      depth++;
+    } else if (t == FYET_MAPPING_END || t == FYET_SEQUENCE_END) {
+      if (--depth <= 0) stop = true;
+    } else if ((t == FYET_SCALAR || t == FYET_ALIAS) && depth == 1) {
+      size_t vlen;
+      const char *v = plain_scalar(e, &vlen);
+      if (want == -2) {
+        want = v ? key_index(keys, n, v, vlen) : -1;
+      } else {
+        if (want >= 0) {
+          if (!v || values[want]) stop = true; /* not plain, or a duplicate key: load it all */
+          else values[want] = tt_xstrndup(v, vlen), found++;
+        }
+        want = -2;
+      }
+    } else if (t == FYET_DOCUMENT_END || t == FYET_STREAM_END) {
+      stop = true;
+    }
+    fy_parser_event_free(fyp, e);
+    if (stop) break;
+  }
+  if (found == n) rc = 0;
+  fy_parser_destroy(fyp);
+  free(sink.first);
+  fy_diag_destroy(diag);
+  for (size_t i = 0; rc < 0 && i < n; i++) free(values[i]), values[i] = NULL;
+  return rc;
+}
+
 /* Position of the key under which `n` is a value, for nodes with no token of their own
  * (an empty `[]` or `{}`). */
 static void key_pos(struct fy_node *n, int *line, int *column) {

@@ -17,6 +17,15 @@ struct fy_document *tt_yaml_load(const char *path, const char *text, char **err)
  * error too: "path: cannot open: …". */
 struct fy_document *tt_yaml_load_text(const char *path, const char *text, size_t len, char **err);
 
+/* The values of top-level scalar keys `keys[0..n)` of the one-mapping document in
+ * `len` bytes of `text`, read as a stream that stops as soon as every key has been
+ * seen: the head of a large file costs what its first lines cost. Sets values[i]
+ * (malloc'd, caller frees) and returns 0 when each key is there with a plain scalar
+ * value (no tag, anchor or alias); otherwise -1 with every values[i] NULL, and the
+ * caller loads the whole file to say what is wrong. Checks nothing past the last key
+ * it needs. */
+int tt_yaml_head(const char *text, size_t len, const char *const *keys, size_t n, char **values);
+
 /* 1-based line and column of a node: of its first token for scalars, of its first key
  * or item for collections (libfyaml keeps marks on tokens only). 0 when unknown. */
 void tt_yaml_pos(struct fy_node *n, int *line, int *column);

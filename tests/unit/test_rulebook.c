@@ -113,3 +113,59 @@ Test(rulebook, target_defines_come_from_the_analyzers_options) {
   free(path);
   free(dir);
 }
+
+Test(rulebook, load_for_reads_only_the_head_of_other_languages_rules) {
+  /* A run over .cu files needs every rule's id (--select, overrides, suppressions) but
+   * only the cuda rules whole; a julia rule broken past its head is not its concern. */
+  char *dir = tts_tmpdir();
+  write_rule(dir, "a-numbers", "n", "((number_literal) @n (#eq? @n \"1\"))");
+  char *jl = tt_xasprintf("%s/jl.yaml", dir);
+  tts_write(jl, "id: jl-broken\ntarget: julia\nlanguage: julia\ncategory: numeric\nseverity: nonsense\n");
+  bool cuda_only[TT_LANG_COUNT] = {[TT_LANG_CUDA] = true};
+  char *err = NULL;
+  tt_rulebook *book = tt_rulebook_load_for((const char *const *)&dir, 1, cuda_only, &err);
+  cr_assert_not_null(book, "%s", err);
+  cr_assert_eq(book->n_rules, 2);
+  const tt_rule *stub = tt_rulebook_find(book, "jl-broken"), *whole = tt_rulebook_find(book, "a-numbers");
+  cr_assert(stub && stub->stub && stub->language == TT_LANG_JULIA && !strcmp(stub->target, "julia"));
+  cr_expect_null(stub->message);
+  cr_assert(whole && !whole->stub && whole->query_text);
+  cr_expect(book->stubbed[TT_LANG_JULIA] && !book->stubbed[TT_LANG_CUDA]);
+  cr_assert_eq(tt_rulebook_compile(book, TT_LANG_CUDA, NULL, &err), 0, "%s", err);
+  tt_rulebook_free(book);
+
+  /* The same rule when the run has julia files: loaded whole, so its error is said. */
+  bool both[TT_LANG_COUNT] = {[TT_LANG_CUDA] = true, [TT_LANG_JULIA] = true};
+  book = tt_rulebook_load_for((const char *const *)&dir, 1, both, &err);
+  cr_assert_null(book);
+  cr_expect(strstr(err, "jl.yaml:1:1: missing required key `summary`"), "%s", err);
+  free(err);
+  free(jl);
+  free(dir);
+}
+
+Test(rulebook, load_for_loads_a_file_whole_when_its_head_is_not_plain) {
+  /* No id, a sequence for a language, a tag: the head cannot say the rule's language,
+   * so the file is loaded and its error reported, whatever the run's languages. */
+  static const char *const heads[] = {
+      "target: julia\nlanguage: julia\n",
+      "id: x\ntarget: julia\nlanguage: [julia]\n",
+      "id: x\ntarget: julia\nlanguage: !!str julia\n",
+      "id: x\nid: y\ntarget: julia\nlanguage: julia\n",
+      "- id: x\n",
+  };
+  bool cuda_only[TT_LANG_COUNT] = {[TT_LANG_CUDA] = true};
+  for (size_t i = 0; i < sizeof heads / sizeof *heads; i++) {
+    char *dir = tts_tmpdir();
+    char *path = tt_xasprintf("%s/r.yaml", dir);
+    tts_write(path, heads[i]);
+    char *err = NULL;
+    tt_rulebook *book = tt_rulebook_load_for((const char *const *)&dir, 1, cuda_only, &err);
+    cr_expect_null(book, "head %zu was taken for a stub", i);
+    cr_expect(err && strstr(err, "r.yaml"), "head %zu: %s", i, err ? err : "(no error)");
+    tt_rulebook_free(book);
+    free(err);
+    free(path);
+    free(dir);
+  }
+}
