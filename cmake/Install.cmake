@@ -3,6 +3,7 @@
 # `cmake --install build --prefix P` installs only what users run and embed:
 #   bin/tiletrans                            the command line
 #   share/tiletrans/rules/                   the rulebook
+#   share/tiletrans/queries/                 its queries that passed tree-sitter's analysis (cmake/QueryRecords.cmake)
 #   share/tiletrans/sim/include/             the sim's headers (`check` compiles harnesses with them)
 #   lib/tiletrans/libtt_sim_rt.a             the sim's runtime (`check` links harnesses with it)
 #   lib/libtiletrans.so*, include/tiletrans.h, lib/cmake/tiletrans/   the embedding API

@@ -8,7 +8,13 @@
  * query in it has passed the analysis, in this run or an earlier one. A pass is an
  * empty file in the cache folder (util/fs.h) named for the hash of the grammar and the
  * query text: a changed rule, or a changed grammar, is analysed again. Without a
- * writable cache folder, nothing is remembered and every run analyses. */
+ * writable cache folder, nothing is remembered and every run analyses.
+ *
+ * The build records the passes of the rulebook it ships (cmake/QueryRecords.cmake),
+ * and an install puts them beside it (<prefix>/share/tiletrans/queries;
+ * TILETRANS_QUERY_RECORDS overrides): read only, they are consulted after the cache,
+ * so the first run of a fresh install, or of a CI job with an empty cache, is as fast
+ * as the next. Records are named by content, so a stale one is only never found. */
 #ifndef TT_QCHECK_H
 #define TT_QCHECK_H
 

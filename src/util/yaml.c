@@ -32,6 +32,10 @@ static void text_pos(const char *text, size_t off, int *line, int *col) {
 static char *check_text(const char *path, const char *text, size_t len) {
   for (size_t i = 0; i < len;) {
     unsigned char c = (unsigned char)text[i];
+    if ((c >= 0x20 && c < 0x7f) || c == '\n') { /* the common case, first */
+      i++;
+      continue;
+    }
     size_t k = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 && c >= 0xC2 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 && c <= 0xF4 ? 4 : 0;
     for (size_t j = 1; k && j < k; j++)
       if (i + j >= len || ((unsigned char)text[i + j] & 0xC0) != 0x80) k = 0;

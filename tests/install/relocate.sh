@@ -41,6 +41,20 @@ run_basics() { # run_basics PREFIX LABEL
 run_basics "$P" "moved prefix"
 
 T=$P/bin/tiletrans
+# The build's query records are installed, and a first run with an empty cache finds
+# every query of the rulebook there: it analyses none, so it records none of its own.
+n_shipped=$(find "$P/share/tiletrans/queries" -type f 2>/dev/null | wc -l)
+[ "$n_shipped" -ge 40 ] && ok "the rulebook's query records are installed ($n_shipped)" \
+  || bad "share/tiletrans/queries holds $n_shipped records"
+TILETRANS_CACHE_DIR=$work/first-cache expect_rc 1 "first lint with an empty cache" "$T" lint "$work/k.cu" --target hip
+n_new=$(find "$work/first-cache" -type f 2>/dev/null | wc -l)
+[ "$n_new" = 0 ] && ok "the first run analysed no query (the installed records had them all)" \
+  || bad "the first run recorded $n_new queries of its own"
+TILETRANS_CACHE_DIR=$work/first-cache2 TILETRANS_QUERY_RECORDS=$work/no-records expect_rc 1 \
+  "lint without the installed records" "$T" lint "$work/k.cu" --target hip
+n_new=$(find "$work/first-cache2" -type f 2>/dev/null | wc -l)
+[ "$n_new" -gt 0 ] && ok "TILETRANS_QUERY_RECORDS overrides the installed records ($n_new analysed)" \
+  || bad "with TILETRANS_QUERY_RECORDS pointing nowhere, no query was analysed"
 cp "$work/k.cu" "$work/k2.cu"
 # (Exit 0 or 1: whether fixed findings still count is issue 12's point 6, not install's.)
 "$T" rewrite "$work/k2.cu" --target hip --in-place >"$work/out" 2>"$work/err"; rc=$?
