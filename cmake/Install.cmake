@@ -5,6 +5,7 @@
 #   share/tiletrans/rules/                   the rulebook
 #   share/tiletrans/queries/                 its queries that passed tree-sitter's analysis (cmake/QueryRecords.cmake)
 #   share/tiletrans/sim/include/             the sim's headers (`check` compiles harnesses with them)
+#   share/tiletrans/sim/pch/                 their standard part precompiled (cmake/SimPch.cmake)
 #   lib/tiletrans/libtt_sim_rt.a             the sim's runtime (`check` links harnesses with it)
 #   lib/libtiletrans.so*, include/tiletrans.h, lib/cmake/tiletrans/   the embedding API
 #   share/man/man1/tiletrans*.1, share/doc/tiletrans/                 docs

@@ -32,6 +32,10 @@
  * debug info. DWARF 4 because binutils 2.40's addr2line ignores the `#line` file names
  * of GCC 12's DWARF 5 and names the harness instead; -g1 after it, which sets the
  * level. */
+#ifndef TT_CHECK_SIM_PCH
+#define TT_CHECK_SIM_PCH "" /* a build that precompiles none */
+#endif
+
 static const char *const k_cxx_flags[] = {"-O1", "-gdwarf-4", "-g1", "-DTILETRANS_CHECK", NULL};
 static const char *const k_nvcc_flags[] = {"-O1", "-std=c++17", "-DTILETRANS_CHECK", NULL};
 /* The sim's language levels, tried in order: C++20 lets prepared kernels run as
@@ -98,6 +102,8 @@ int tt_check_toolchain_init(tt_check_toolchain *tc, char **err) {
   tc->sim_include = tt_relocate_path("TILETRANS_SIM_INCLUDE_DIR", TT_INSTALL_DATADIR "/tiletrans/sim/include",
                              TT_CHECK_SIM_INCLUDE_DIR);
   tc->sim_lib = tt_relocate_path("TILETRANS_SIM_LIB", TT_INSTALL_LIBDIR "/tiletrans/libtt_sim_rt.a", TT_CHECK_SIM_LIB);
+  tc->prebuilt_pch = tt_relocate_path("TILETRANS_SIM_PCH", TT_INSTALL_DATADIR "/tiletrans/sim/pch", TT_CHECK_SIM_PCH);
+  if (tc->prebuilt_pch && !tc->prebuilt_pch[0]) free(tc->prebuilt_pch), tc->prebuilt_pch = NULL;
   tc->timeout_s = 300;
   tc->hipcc = tt_check_realcc_find(TT_CHECK_REALCC_HIPCC);
   tc->nvcc = tt_check_realcc_find(TT_CHECK_REALCC_NVCC);
@@ -152,6 +158,7 @@ void tt_check_toolchain_set_hip_support(tt_check_toolchain *tc, const char *rule
 }
 
 void tt_check_toolchain_free(tt_check_toolchain *tc) {
+  free(tc->prebuilt_pch);
   free(tc->hip_support);
   free(tc->cache_dir);
   free(tc->cxx);
@@ -292,36 +299,54 @@ static int cache_holds_harnesses(const tt_check_toolchain *tc, size_t want) {
   return n >= want;
 }
 
-static char *shim_pch(const tt_check_toolchain *tc, const char *harness_text) {
-  const char *hdr = shim_header(harness_text);
-  if (!hdr) return NULL;
-  char *dir = tt_xasprintf("%s/pch/%.16s-%s", tc->cache_dir, tc->sim_hash, hdr);
-  char *gch = dir ? tt_xasprintf("%s/%s.gch", dir, hdr) : NULL;
-  if (!gch || tt_check_mkdirs(dir) != 0) goto fail;
-  if (access(gch, R_OK) == 0) { free(gch); return dir; }
-  if (!cache_holds_harnesses(tc, k_pch_after)) goto fail;
-  /* One builder at a time (threads of this process, other processes on the cache):
-   * the checks that start together would each make the same header. The others wait
-   * and then use it. Without the lock (a file system without flock) they all build. */
+/* The name of the precompiled shim's folder: the hash of what the .gch is made of
+ * and with (the header's text, which includes only standard headers; the compiler
+ * command; the flags). GCC checks a .gch against its own options and ignores one
+ * that does not fit, but not against the header's text, which this name covers. */
+static char *pch_name(const tt_check_toolchain *tc, const char *hdr) {
+  char *path = tt_xasprintf("%s/%s", tc->sim_include, hdr);
+  size_t len;
+  char *text = tt_check_read_file(path, &len, 0);
+  free(path);
+  if (!text) return NULL;
+  tt_sha256 h;
+  tt_sha256_init(&h);
+  tt_sha256_field(&h, text, len);
+  tt_sha256_field(&h, tc->cxx, strlen(tc->cxx));
+  for (const char *const *f = k_cxx_flags; *f; f++) tt_sha256_field(&h, *f, strlen(*f));
+  tt_sha256_field(&h, k_cxx_std[0], strlen(k_cxx_std[0]));
+  free(text);
+  char hex[65];
+  tt_sha256_hex(&h, hex);
+  return tt_xasprintf("%.16s-%s", hex, hdr);
+}
+
+/* Makes `dir`/`hdr`.gch. One builder at a time (threads of this process, other
+ * processes on the cache): the checks that start together would each make the same
+ * header. The others wait and then use it. Without the lock (a file system without
+ * flock) they all build. 0 when the .gch is there. */
+static int make_pch(const tt_check_toolchain *tc, const char *dir, const char *hdr) {
+  char *gch = tt_xasprintf("%s/%s.gch", dir, hdr);
+  if (tt_check_mkdirs(dir) != 0) { free(gch); return -1; }
   char *lockp = tt_xasprintf("%s/.lock", dir);
-  int lock = lockp ? open(lockp, O_RDWR | O_CREAT | O_CLOEXEC, 0644) : -1;
+  int lock = open(lockp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   free(lockp);
   if (lock >= 0 && flock(lock, LOCK_EX) != 0) { close(lock); lock = -1; }
   if (access(gch, R_OK) == 0) {
     if (lock >= 0) close(lock);
     free(gch);
-    return dir;
+    return 0;
   }
   /* A name no other builder shares: checks run on several threads of one process, so
    * a pid is not enough (two compilers writing one .gch made a corrupt header that
    * sent later compiles into an endless loop inside cc1plus). */
   char *tmp = tt_xasprintf("%s.tmp.XXXXXX", gch);
-  int fd = tmp ? mkstemp(tmp) : -1;
+  int fd = mkstemp(tmp);
   if (fd >= 0) close(fd);
   char *src = tt_xasprintf("%s/%s", tc->sim_include, hdr), *inc = tt_xasprintf("-I%s", tc->sim_include);
-  char *olog = tt_xasprintf("%s.out", tmp ? tmp : ""), *elog = tt_xasprintf("%s.err", tmp ? tmp : "");
+  char *olog = tt_xasprintf("%s.out", tmp), *elog = tt_xasprintf("%s.err", tmp);
   int ok = 0;
-  if (fd >= 0 && src && inc && olog && elog) {
+  if (fd >= 0) {
     char *argv[16];
     int n = 0;
     argv[n++] = tc->cxx;
@@ -335,8 +360,9 @@ static char *shim_pch(const tt_check_toolchain *tc, const char *harness_text) {
     argv[n++] = tmp;
     argv[n] = NULL;
     tt_check_proc pr;
+    /* mkstemp made it 0600; others may read an installed or shared one. */
     ok = tt_check_proc_run(argv, NULL, olog, elog, tc->timeout_s, &pr) == 0 && pr.exited && pr.exit_code == 0 &&
-         rename(tmp, gch) == 0;
+         chmod(tmp, 0644) == 0 && rename(tmp, gch) == 0;
     tt_check_proc_free(&pr);
     unlink(olog);
     unlink(elog);
@@ -348,11 +374,45 @@ static char *shim_pch(const tt_check_toolchain *tc, const char *harness_text) {
   free(inc);
   free(olog);
   free(elog);
-  if (ok) { free(gch); return dir; }
-fail:
   free(gch);
+  return ok ? 0 : -1;
+}
+
+char *tt_check_shim_pch(const tt_check_toolchain *tc, const char *harness_text) {
+  const char *hdr = shim_header(harness_text);
+  char *name = hdr ? pch_name(tc, hdr) : NULL;
+  if (!name) return NULL;
+  char *dir = NULL, *gch = NULL;
+  if (tc->prebuilt_pch) {
+    dir = tt_xasprintf("%s/%s", tc->prebuilt_pch, name);
+    gch = tt_xasprintf("%s/%s.gch", dir, hdr);
+    if (access(gch, R_OK) == 0) goto found;
+    free(dir);
+    free(gch);
+  }
+  dir = tt_xasprintf("%s/pch/%s", tc->cache_dir, name);
+  gch = tt_xasprintf("%s/%s.gch", dir, hdr);
+  if (access(gch, R_OK) == 0 || (cache_holds_harnesses(tc, k_pch_after) && make_pch(tc, dir, hdr) == 0)) goto found;
   free(dir);
-  return NULL;
+  dir = NULL;
+found:
+  free(gch);
+  free(name);
+  return dir;
+}
+
+int tt_check_precompile_shims(const tt_check_toolchain *tc, const char *root, char **err) {
+  char *name = pch_name(tc, k_std_header);
+  if (!name) {
+    *err = tt_xasprintf("%s/%s: cannot read the shim header", tc->sim_include, k_std_header);
+    return -1;
+  }
+  char *dir = tt_xasprintf("%s/%s", root, name);
+  int rc = make_pch(tc, dir, k_std_header);
+  if (rc < 0) *err = tt_xasprintf("%s: %s could not precompile %s/%s", dir, tc->cxx, tc->sim_include, k_std_header);
+  free(dir);
+  free(name);
+  return rc;
 }
 
 int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_text,
@@ -427,7 +487,7 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
     *log = tt_xasprintf("cannot write the harness in %s", tmp);
     goto done;
   }
-  pch = nvcc ? NULL : shim_pch(tc, harness_text);
+  pch = nvcc ? NULL : tt_check_shim_pch(tc, harness_text);
   pch_inc = pch ? tt_xasprintf("-I%s", pch) : NULL;
   /* attempts: C++20, C++20 without region forms, C++17 */
   int attempt;

@@ -20,6 +20,8 @@ typedef struct tt_check_toolchain {
   double timeout_s;      /* compile time limit */
   char *hipcc;           /* real HIP compiler for the candidate, NULL: none (realcc.h) */
   char *nvcc;            /* real CUDA compiler for the reference, NULL: none */
+  char *prebuilt_pch;    /* the precompiled shims made with tiletrans's build (read only),
+                            NULL: none. TILETRANS_SIM_PCH overrides. */
   char *hip_support;     /* the rulebook's hip/support dir (tiletrans_hip_compat.h, which
                             tiletrans's ports include), searched by every HIP build; NULL:
                             none. Set with tt_check_toolchain_set_hip_support. */
@@ -30,6 +32,18 @@ typedef struct tt_check_toolchain {
  * Returns 0, or -1 with *err (malloc'd) when the sim is missing. */
 int tt_check_toolchain_init(tt_check_toolchain *tc, char **err);
 void tt_check_toolchain_free(tt_check_toolchain *tc);
+
+/* Precompiles the shims' standard header into folder `root` as `check` looks for it
+ * in tc->prebuilt_pch: the build does this once (tools/tt_precompile.c), so that no
+ * check, not even the first of an empty cache, parses the standard library (about
+ * 0.4 s of CPU per harness). 0, or -1 with *err (malloc'd). */
+int tt_check_precompile_shims(const tt_check_toolchain *tc, const char *root, char **err);
+
+/* The folder holding the precompiled shim for `harness_text` (a build puts it first
+ * on the include path), or NULL to build without one: the build's own (above), else
+ * the cache's, made here once the cache holds harnesses enough for it to pay.
+ * Caller frees. */
+char *tt_check_shim_pch(const tt_check_toolchain *tc, const char *harness_text);
 
 /* Makes `rules_dir`/hip/support (when it exists) the support dir of HIP builds and
  * folds its files into sim_hash, so that editing the compat header rebuilds. */

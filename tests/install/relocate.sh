@@ -55,6 +55,9 @@ TILETRANS_CACHE_DIR=$work/first-cache2 TILETRANS_QUERY_RECORDS=$work/no-records 
 n_new=$(find "$work/first-cache2" -type f 2>/dev/null | wc -l)
 [ "$n_new" -gt 0 ] && ok "TILETRANS_QUERY_RECORDS overrides the installed records ($n_new analysed)" \
   || bad "with TILETRANS_QUERY_RECORDS pointing nowhere, no query was analysed"
+n_pch=$(find "$P/share/tiletrans/sim/pch" -name 'tt_sim_std.hpp.gch' -size +1M 2>/dev/null | wc -l)
+[ "$n_pch" = 1 ] && ok "the build's precompiled shim header is installed" \
+  || bad "share/tiletrans/sim/pch holds $n_pch precompiled headers"
 cp "$work/k.cu" "$work/k2.cu"
 # (Exit 0 or 1: whether fixed findings still count is issue 12's point 6, not install's.)
 "$T" rewrite "$work/k2.cu" --target hip --in-place >"$work/out" 2>"$work/err"; rc=$?
