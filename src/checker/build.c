@@ -24,6 +24,9 @@
 #ifndef TT_CHECK_SIM_LIB
 #define TT_CHECK_SIM_LIB ""
 #endif
+#ifndef TT_CHECK_SIM_PCH
+#define TT_CHECK_SIM_PCH "" /* a build that precompiles none (cmake/SimPch.cmake) */
+#endif
 
 /* Flags every harness is built with. -O1 keeps compiles quick while letting the
  * fibers' code run at a useful speed. Line tables let the sim name the kernel line of
@@ -32,10 +35,6 @@
  * debug info. DWARF 4 because binutils 2.40's addr2line ignores the `#line` file names
  * of GCC 12's DWARF 5 and names the harness instead; -g1 after it, which sets the
  * level. */
-#ifndef TT_CHECK_SIM_PCH
-#define TT_CHECK_SIM_PCH "" /* a build that precompiles none */
-#endif
-
 static const char *const k_cxx_flags[] = {"-O1", "-gdwarf-4", "-g1", "-DTILETRANS_CHECK", NULL};
 static const char *const k_nvcc_flags[] = {"-O1", "-std=c++17", "-DTILETRANS_CHECK", NULL};
 /* The sim's language levels, tried in order: C++20 lets prepared kernels run as
@@ -556,8 +555,8 @@ int tt_check_build_harness(const tt_check_toolchain *tc, const char *harness_tex
   }
   /* It built without the precompiled header and failed with it at the same level: the
    * header is at fault (a corrupt file from an older build, say), so the next compile
-   * makes a new one. */
-  if (pch_failed && pch && attempt == 0) {
+   * makes a new one. Only the cache's: the build's own is the build's to remake. */
+  if (pch_failed && pch && attempt == 0 && strncmp(pch, tc->cache_dir, strlen(tc->cache_dir)) == 0) {
     char *gch = tt_xasprintf("%s/%s.gch", pch, shim_header(harness_text));
     if (gch) unlink(gch);
     free(gch);

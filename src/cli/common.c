@@ -442,10 +442,10 @@ int tt_cli_execute(const tt_cli_opts *o, tt_cli_run *run) {
               o->rewrite ? "rewrite" : "lint", c.config ? " (after the config's include/exclude)" : "");
     }
   }
-  /* Every file named was excluded by its config (a pre-commit hook on vendored files):
-   * nothing to do, which is not an input error. */
   for (size_t p = 0; p < run->n_profiles; p++)
     if (load_profile_book(o, run, p) < 0) return TT_EXIT_USAGE;
+  /* Every file named was excluded by its config (a pre-commit hook on vendored files):
+   * nothing to do, which is not an input error. */
   if (run->n_files == 0 && n_excluded > 0 && n_excluded == n_paths) return TT_EXIT_OK;
   if (run->n_files == 0) {
     fprintf(stderr, "tiletrans: no input files\n");
