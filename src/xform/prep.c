@@ -15,15 +15,19 @@
  * `align` is the __align__/alignas argument or 0.  The type is last so that
  * template arguments with commas survive as __VA_ARGS__.
  *
- * The second and third rewrites, of shuffle-chain loops
- * (prep_chain.c) and of kernels that become coroutines
- * (prep_co.c), work on tokens (prep_tok.c) and run as one
- * pass after this one.
+ * It reads the text as tokens of the project's tree-sitter parse
+ * (prep_tok.h), so a comment, a literal or a directive is never taken for
+ * code; only a #define whose body declares __shared__ memory is looked into,
+ * and its body rewritten as a text of its own.  The second and third
+ * rewrites, of shuffle-chain loops (prep_chain.c) and of kernels that become
+ * coroutines (prep_co.c), work on the same token view and run as one pass
+ * after this one.
  */
 #define _GNU_SOURCE 1
 #include "xform/prep.h"
 #include "prep_co.h"
 #include "prep_own.h"
+#include "prep_tok.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -36,40 +40,19 @@ static int is_id(int c)
     return isalnum(c) || c == '_';
 }
 
-/* Skips a comment, string or character literal starting at i; returns the
- * index after it, or i if none starts there. */
-static size_t skip_lit(const char *t, size_t n, size_t i)
-{
-    if (i + 1 < n && t[i] == '/' && t[i + 1] == '/') {
-        while (i < n && t[i] != '\n')
-            i++;
-        return i;
-    }
-    if (i + 1 < n && t[i] == '/' && t[i + 1] == '*') {
-        i += 2;
-        while (i + 1 < n && !(t[i] == '*' && t[i + 1] == '/'))
-            i++;
-        return i + 2 <= n ? i + 2 : n;
-    }
-    if (t[i] == '"' || t[i] == '\'') {
-        /* raw strings R"(...)" are rare in kernels; treat as normal */
-        char q = t[i++];
-        while (i < n && t[i] != q) {
-            if (t[i] == '\\')
-                i++;
-            i++;
-        }
-        return i < n ? i + 1 : n;
-    }
-    return i;
-}
+/* Lines of a text counted as a pass moves forward through it: asking for
+ * positions in increasing order costs one look at each byte in all. */
+typedef struct line_cursor {
+    const char *t;
+    size_t pos;
+    int line; /* the line of byte pos */
+} line_cursor;
 
-static int line_of(const char *t, size_t pos)
+static int line_at(line_cursor *c, size_t pos)
 {
-    int l = 1;
-    for (size_t i = 0; i < pos; i++)
-        l += t[i] == '\n';
-    return l;
+    for (; c->pos < pos; c->pos++)
+        c->line += c->t[c->pos] == '\n';
+    return c->line;
 }
 
 static void trim(const char **s, const char **e)
@@ -78,57 +61,6 @@ static void trim(const char **s, const char **e)
         (*s)++;
     while (*e > *s && isspace((unsigned char)(*e)[-1]))
         (*e)--;
-}
-
-/* Removes `word(args)` (e.g. __align__(16)) from [s,e) copied into out;
- * stores args in align (if non-NULL and empty). */
-static void strip_call(char *txt, const char *word, char *align, size_t alen)
-{
-    size_t wl = strlen(word);
-    for (char *p = strstr(txt, word); p; p = strstr(p, word)) {
-        if ((p > txt && is_id((unsigned char)p[-1])) || is_id((unsigned char)p[wl])) {
-            p += wl;
-            continue;
-        }
-        char *q = p + wl;
-        while (isspace((unsigned char)*q))
-            q++;
-        if (*q != '(') {
-            p = q;
-            continue;
-        }
-        int depth = 0;
-        char *a = q + 1, *r = q;
-        for (; *r; r++) {
-            if (*r == '(')
-                depth++;
-            else if (*r == ')' && --depth == 0)
-                break;
-        }
-        if (!*r)
-            return;
-        if (align && !align[0]) {
-            size_t l = (size_t)(r - a);
-            if (l >= alen)
-                l = alen - 1;
-            memcpy(align, a, l);
-            align[l] = 0;
-        }
-        memmove(p, r + 1, strlen(r + 1) + 1);
-    }
-}
-
-/* Removes a whole-word keyword. */
-static void strip_word(char *txt, const char *word)
-{
-    size_t wl = strlen(word);
-    for (char *p = strstr(txt, word); p; p = strstr(p, word)) {
-        if ((p > txt && is_id((unsigned char)p[-1])) || is_id((unsigned char)p[wl])) {
-            p += wl;
-            continue;
-        }
-        memmove(p, p + wl, strlen(p + wl) + 1);
-    }
 }
 
 static int fail(char *err, size_t errlen, int line, const char *fmt, ...)
@@ -185,268 +117,264 @@ static int split_decl(const char *s, const char *e, const char **ts, const char 
     return 0;
 }
 
-/* Brace depth of namespace scope vs function scope: we only need to know
- * whether the declaration is inside some function body.  A '{' opened by
- * `namespace X {`, `extern "C" {`, `struct/class ... {` keeps namespace scope
- * (a __shared__ member is not valid CUDA anyway). */
-typedef struct scope {
-    unsigned char fn[512];
-    int depth;
-} scope;
-
-/* The __shared__ rewrite: appends the rewritten text to *b (which the caller
- * frees, also on failure).  Returns 0, or -1 with "line N: why" in err. */
-static int prepare_shared(const char *text, size_t len, sbuf *b, char *err, size_t errlen)
+/* The token that closes the group token `open` opens (`(` `[` `{`), before
+ * token z, or TOK_NONE. */
+static size_t group_end(const toks *ts, size_t open, size_t z)
 {
-    scope sc;
-    memset(&sc, 0, sizeof sc);
-    size_t i = 0, copied = 0;
-    size_t stmt_start = 0; /* start of the current statement (after ; { }) */
-    int in_fn_depth = 0;   /* number of enclosing function-like braces */
-    int at_line_start = 1;
-    int in_define = 0;     /* scanning a #define's body: its line end ends a statement */
-    while (i < len) {
-        size_t j = skip_lit(text, len, i);
-        if (j != i) {
-            i = j;
+    int depth = 0;
+    for (size_t i = open; i < z; i++) {
+        if (ts->v[i].kind >= T_OTHER)
             continue;
-        }
-        char c = text[i];
-        if (c == '\\' && in_define && i + 1 < len && text[i + 1] == '\n') {
-            i += 2;
-            continue;
-        }
-        if (c == '\n') {
-            at_line_start = 1;
-            i++;
-            /* a declaration after a #define starts on the line after it (a
-             * local header's `#define X 32` then `__shared__ float s[64];`) */
-            if (in_define)
-                stmt_start = i;
-            in_define = 0;
-            continue;
-        }
-        if (isspace((unsigned char)c)) {
-            i++;
-            continue;
-        }
-        if (c == '#' && at_line_start) {
-            /* a directive: skip it unless it is a #define whose body may use
-             * __shared__ (we rewrite inside bodies, but never the name). */
-            size_t k = i + 1;
-            while (k < len && (text[k] == ' ' || text[k] == '\t'))
-                k++;
-            int is_define = len - k >= 6 && strncmp(text + k, "define", 6) == 0;
-            if (!is_define) {
-                while (i < len && text[i] != '\n') {
-                    if (text[i] == '\\' && i + 1 < len && text[i + 1] == '\n')
-                        i++;
-                    i++;
-                }
-                /* a declaration after a directive starts after it: DeepSpeed's
-                 * `#endif` then `extern __shared__ __align__(128) half smem[];`
-                 * lost its #endif into the type */
-                stmt_start = i;
-                continue;
-            }
-            k += 6;
-            while (k < len && (text[k] == ' ' || text[k] == '\t'))
-                k++;
-            size_t nm = k;
-            while (k < len && is_id((unsigned char)text[k]))
-                k++;
-            if (k - nm == 10 && strncmp(text + nm, "__shared__", 10) == 0) {
-                while (i < len && text[i] != '\n')
-                    i++;
-                continue;
-            }
-            i = k;
-            stmt_start = i;
-            at_line_start = 0;
-            in_define = 1;
-            continue;
-        }
-        at_line_start = 0;
-        if (c == '{' || c == '}' || c == ';') {
-            if (c == '{') {
-                /* function body if the statement before it ends with ')' or a
-                 * trailing qualifier (const, noexcept...), roughly */
-                int fn = in_fn_depth > 0;
-                if (!fn) {
-                    size_t k = i;
-                    while (k > stmt_start && isspace((unsigned char)text[k - 1]))
-                        k--;
-                    size_t e = k;
-                    while (k > stmt_start && is_id((unsigned char)text[k - 1]))
-                        k--;
-                    int trailing_kw = e > k && (strncmp(text + k, "const", e - k) == 0 ||
-                                                strncmp(text + k, "noexcept", e - k) == 0 ||
-                                                strncmp(text + k, "override", e - k) == 0);
-                    while (k > stmt_start && isspace((unsigned char)text[k - 1]))
-                        k--;
-                    fn = (e > 0 && text[e - 1] == ')') || (trailing_kw && k > 0 && text[k - 1] == ')');
-                }
-                if (sc.depth < (int)sizeof sc.fn)
-                    sc.fn[sc.depth] = (unsigned char)fn;
-                sc.depth++;
-                in_fn_depth += fn;
-            } else if (c == '}') {
-                if (sc.depth > 0) {
-                    sc.depth--;
-                    if (sc.depth < (int)sizeof sc.fn)
-                        in_fn_depth -= sc.fn[sc.depth];
-                }
-            }
-            i++;
-            stmt_start = i;
-            continue;
-        }
-        if (!is_id((unsigned char)c)) {
-            i++;
-            continue;
-        }
-        size_t ws = i;
-        while (i < len && is_id((unsigned char)text[i]))
-            i++;
-        if (i - ws != 10 || strncmp(text + ws, "__shared__", 10) != 0)
-            continue;
-
-        /* a __shared__ declaration: [stmt_start, semicolon], starting at its
-         * first token (leading blanks and comments stay where they are) */
-        for (;;) {
-            while (stmt_start < ws && isspace((unsigned char)text[stmt_start]))
-                stmt_start++;
-            size_t k = skip_lit(text, len, stmt_start);
-            if (k == stmt_start || k > ws)
-                break;
-            stmt_start = k;
-        }
-        int line = line_of(text, ws);
-        size_t semi = i;
-        int depth = 0;
-        while (semi < len) {
-            size_t k = skip_lit(text, len, semi);
-            if (k != semi) {
-                semi = k;
-                continue;
-            }
-            char d = text[semi];
-            if (d == '(' || d == '[' || d == '{')
-                depth++;
-            else if (d == ')' || d == ']' || d == '}')
-                depth--;
-            else if (d == ';' && depth == 0)
-                break;
-            if (depth < 0)
-                break;
-            semi++;
-        }
-        if (semi >= len || text[semi] != ';')
-            return fail(err, errlen, line, "cannot find the end of the __shared__ declaration");
-        size_t dlen = semi - stmt_start;
-        char *decl = malloc(dlen + 1);
-        if (!decl)
-            return fail(err, errlen, line, "out of memory");
-        memcpy(decl, text + stmt_start, dlen);
-        decl[dlen] = 0;
-        /* comments inside the declaration would confuse the split: blank them */
-        for (size_t k = 0; k < dlen;) {
-            size_t m = skip_lit(decl, dlen, k);
-            if (m != k && decl[k] == '/') {
-                for (size_t q = k; q < m; q++)
-                    if (decl[q] != '\n')
-                        decl[q] = ' ';
-                k = m;
-            } else {
-                k = m != k ? m : k + 1;
-            }
-        }
-        int newlines = 0;
-        for (size_t k = 0; k < dlen; k++)
-            newlines += decl[k] == '\n';
-        int is_extern = 0;
-        {
-            char *p = decl;
-            size_t wl = 6;
-            for (p = strstr(p, "extern"); p; p = strstr(p + 1, "extern"))
-                if ((p == decl || !is_id((unsigned char)p[-1])) && !is_id((unsigned char)p[wl]))
-                    is_extern = 1;
-        }
-        char align[128] = "";
-        strip_word(decl, "__shared__");
-        strip_word(decl, "extern");
-        strip_word(decl, "static");
-        strip_call(decl, "__align__", align, sizeof align);
-        strip_call(decl, "alignas", align, sizeof align);
-        strip_call(decl, "__attribute__", NULL, 0);
-        for (char *p = decl; *p; p++)
-            if (*p == '\n' || *p == '\r' || *p == '\t')
-                *p = ' ';
-        if (strchr(decl, '=')) {
-            free(decl);
-            return fail(err, errlen, line, "__shared__ variables cannot have an initializer");
-        }
-        /* split declarators at top-level commas (template angle brackets
-         * count as nesting outside [] and ()) */
-        const char *macro = is_extern ? "TT_SIM_SHARED_EXTERN"
-                          : in_fn_depth > 0 ? "TT_SIM_SHARED" : "TT_SIM_SHARED_GLOBAL";
-        const char *type_s = NULL, *type_e = NULL;
-        char *p = decl, *start = decl;
-        int dp = 0, ang = 0, ok = 1;
-        sb_put(b, text + copied, stmt_start - copied);
-        for (;; p++) {
-            if (*p == '(' || *p == '[')
-                dp++;
-            else if (*p == ')' || *p == ']')
-                dp--;
-            else if (*p == '<' && dp == 0)
-                ang++;
-            else if (*p == '>' && dp == 0 && ang > 0)
-                ang--;
-            if (*p == 0 || (*p == ',' && dp == 0 && ang == 0)) {
-                const char *ts, *te, *ns, *ne, *ds, *de;
-                if (split_decl(start, p, &ts, &te, &ns, &ne, &ds, &de) != 0) {
-                    ok = 0;
-                    break;
-                }
-                if (!type_s) {
-                    type_s = ts;
-                    type_e = te;
-                } else if (te > ts) {
-                    ok = 0; /* e.g. `a, *b` */
-                    break;
-                }
-                if (type_e <= type_s) {
-                    ok = 0;
-                    break;
-                }
-                sb_puts(b, macro);
-                sb_puts(b, "(");
-                sb_put(b, ns, (size_t)(ne - ns));
-                sb_puts(b, ", ");
-                sb_puts(b, align[0] ? align : "0");
-                sb_puts(b, ", (");
-                sb_put(b, ds, (size_t)(de - ds));
-                sb_puts(b, "), ");
-                sb_put(b, type_s, (size_t)(type_e - type_s));
-                sb_puts(b, ");");
-                if (!*p)
-                    break;
-                sb_puts(b, " ");
-                start = p + 1;
-            }
-        }
-        free(decl);
-        if (!ok)
-            return fail(err, errlen, line, "cannot parse the __shared__ declaration");
-        for (int k = 0; k < newlines; k++)
-            sb_puts(b, "\n");
-        copied = semi + 1;
-        i = semi + 1;
-        stmt_start = i;
+        if (is(ts, i, "(") || is(ts, i, "[") || is(ts, i, "{"))
+            depth++;
+        else if ((is(ts, i, ")") || is(ts, i, "]") || is(ts, i, "}")) && --depth == 0)
+            return i;
     }
-    sb_put(b, text + copied, len - copied);
+    return TOK_NONE;
+}
+
+/* The `;` that ends the declaration whose `__shared__` is token i (brackets
+ * balanced), or TOK_NONE. */
+static size_t decl_end(const toks *ts, size_t i)
+{
+    int depth = 0;
+    for (; i < ts->n; i++) {
+        if (ts->v[i].kind >= T_OTHER)
+            continue;
+        if (is(ts, i, "(") || is(ts, i, "[") || is(ts, i, "{"))
+            depth++;
+        else if (is(ts, i, ")") || is(ts, i, "]") || is(ts, i, "}")) {
+            if (--depth < 0)
+                return TOK_NONE;
+        } else if (depth == 0 && is(ts, i, ";"))
+            return i;
+    }
+    return TOK_NONE;
+}
+
+/* The `{` at token i opens a function body: `)` before it, or `) const`,
+ * `) noexcept`, `) override` (a lambda's too).  `namespace X {`,
+ * `extern "C" {` and `struct S {` keep namespace scope (a __shared__ member is
+ * not valid CUDA anyway). */
+static int opens_function(const toks *ts, size_t i)
+{
+    size_t p = tok_prev(ts, i);
+    if (p != TOK_NONE && (is(ts, p, "const") || is(ts, p, "noexcept") || is(ts, p, "override")))
+        p = tok_prev(ts, p);
+    return p != TOK_NONE && is(ts, p, ")");
+}
+
+/* The declaration of tokens [a, z) as "type name dims, name dims", without
+ * __shared__, extern, static, __align__(..), alignas(..), __attribute__((..))
+ * and comments, one space wherever the source had a gap.  Sets *is_extern,
+ * and align to the __align__ / alignas argument (left "" when none); -1 for
+ * a group that does not close or an initializer. */
+static int decl_text(const toks *ts, size_t a, size_t z, sbuf *d, int *is_extern, char *align, size_t alen)
+{
+    size_t last_end = ts->v[a].s;
+    for (size_t i = a; i < z; i++) {
+        const tok *k = &ts->v[i];
+        if (k->kind == T_COMMENT || k->kind == T_OTHER) /* a comment, a macro's line splice */
+            continue;
+        if (is(ts, i, "__shared__") || is(ts, i, "static"))
+            continue;
+        if (is(ts, i, "extern")) {
+            *is_extern = 1;
+            continue;
+        }
+        if (is(ts, i, "="))
+            return -1;
+        int al = is(ts, i, "__align__") || is(ts, i, "alignas");
+        size_t open = tok_next(ts, i);
+        if ((al || is(ts, i, "__attribute__")) && open < z && is(ts, open, "(")) {
+            size_t close = group_end(ts, open, z);
+            if (close == TOK_NONE)
+                return -1;
+            const char *as = ts->t + ts->v[open].e, *ae = ts->t + ts->v[close].s;
+            trim(&as, &ae);
+            if (al && !align[0] && (size_t)(ae - as) < alen) {
+                memcpy(align, as, (size_t)(ae - as));
+                align[ae - as] = 0;
+            }
+            i = close;
+            continue;
+        }
+        if (d->n && k->s != last_end)
+            sb_puts(d, " ");
+        sb_put(d, ts->t + k->s, k->e - k->s);
+        last_end = k->e;
+    }
     return 0;
+}
+
+/* Appends to b the macros that declaration `decl` ("type name dims, ...")
+ * becomes; -1 when it is not one this rewrite can split. */
+static int put_macros(sbuf *b, const char *macro, const char *align, char *decl)
+{
+    const char *type_s = NULL, *type_e = NULL;
+    char *p = decl, *start = decl;
+    int dp = 0, ang = 0;
+    /* declarators at top-level commas (template angle brackets count as
+     * nesting outside [] and ()) */
+    for (;; p++) {
+        if (*p == '(' || *p == '[')
+            dp++;
+        else if (*p == ')' || *p == ']')
+            dp--;
+        else if (*p == '<' && dp == 0)
+            ang++;
+        else if (*p == '>' && dp == 0 && ang > 0)
+            ang--;
+        if (*p == 0 || (*p == ',' && dp == 0 && ang == 0)) {
+            const char *ts, *te, *ns, *ne, *ds, *de;
+            if (split_decl(start, p, &ts, &te, &ns, &ne, &ds, &de) != 0)
+                return -1;
+            if (!type_s) {
+                type_s = ts;
+                type_e = te;
+            } else if (te > ts) {
+                return -1; /* e.g. `a, *b` */
+            }
+            if (type_e <= type_s)
+                return -1;
+            sb_puts(b, macro);
+            sb_puts(b, "(");
+            sb_put(b, ns, (size_t)(ne - ns));
+            sb_puts(b, ", ");
+            sb_puts(b, align[0] ? align : "0");
+            sb_puts(b, ", (");
+            sb_put(b, ds, (size_t)(de - ds));
+            sb_puts(b, "), ");
+            sb_put(b, type_s, (size_t)(type_e - type_s));
+            sb_puts(b, ");");
+            if (!*p)
+                return 0;
+            sb_puts(b, " ");
+            start = p + 1;
+        }
+    }
+}
+
+static int prepare_shared(const char *text, size_t len, sbuf *b, int in_define, int line0, char *err,
+                          size_t errlen);
+
+/* Where the body of directive `d` (`len` bytes) starts when it is a #define
+ * of a name other than __shared__ whose body says __shared__; else 0.  (The
+ * directive's own text, cut by hand: the token view keeps a directive whole.) */
+static size_t define_body(const char *d, size_t len)
+{
+    if (!memmem(d, len, "__shared__", 10))
+        return 0;
+    size_t k = 1;
+    while (k < len && (d[k] == ' ' || d[k] == '\t'))
+        k++;
+    if (len - k < 7 || strncmp(d + k, "define", 6) != 0 || is_id((unsigned char)d[k + 6]))
+        return 0;
+    k += 6;
+    while (k < len && (d[k] == ' ' || d[k] == '\t'))
+        k++;
+    size_t nm = k;
+    while (k < len && is_id((unsigned char)d[k]))
+        k++;
+    if (k == nm || (k - nm == 10 && strncmp(d + nm, "__shared__", 10) == 0))
+        return 0;
+    if (k < len && d[k] == '(') { /* a function-like macro's parameters */
+        while (k < len && d[k] != ')')
+            k++;
+        if (k < len)
+            k++;
+    }
+    return k;
+}
+
+/* The __shared__ rewrite over the token view of the text (prep_tok.h):
+ * appends the rewritten text to *b (which the caller frees, also on
+ * failure).  In a #define body (in_define) the lines a declaration spanned
+ * are kept as line splices.  Returns 0, or -1 with "line N: why" in err
+ * (line0: the line of text's first byte, minus one). */
+static int prepare_shared(const char *text, size_t len, sbuf *b, int in_define, int line0, char *err,
+                          size_t errlen)
+{
+    if (!memmem(text, len, "__shared__", 10)) {
+        sb_put(b, text, len);
+        return 0;
+    }
+    toks ts = {text, NULL, 0};
+    if (tt_xf_tok_split(&ts, len) != 0) {
+        free(ts.v);
+        return fail(err, errlen, line0 + 1, "cannot parse the file to find its __shared__ declarations");
+    }
+    line_cursor lc = {text, 0, line0 + 1};
+    unsigned char fn[512]; /* per open brace: it opened a function body */
+    int depth = 0, in_fn = 0, rc = 0;
+    size_t copied = 0, stmt = 0; /* stmt: the first token after ; { } or a directive */
+    for (size_t i = 0; i < ts.n && rc == 0; i++) {
+        const tok *k = &ts.v[i];
+        if (k->kind == T_PP) {
+            size_t body = define_body(text + k->s, k->e - k->s);
+            if (body) {
+                sb_put(b, text + copied, k->s + body - copied);
+                rc = prepare_shared(text + k->s + body, k->e - k->s - body, b, 1, line_at(&lc, k->s) - 1, err,
+                                    errlen);
+                copied = k->e;
+            }
+            stmt = i + 1;
+            continue;
+        }
+        if (is(&ts, i, "{")) {
+            int f = in_fn > 0 || opens_function(&ts, i);
+            if (depth < (int)sizeof fn)
+                fn[depth] = (unsigned char)f;
+            depth++;
+            in_fn += f;
+            stmt = i + 1;
+            continue;
+        }
+        if (is(&ts, i, "}") || is(&ts, i, ";")) {
+            if (is(&ts, i, "}") && depth > 0 && --depth < (int)sizeof fn)
+                in_fn -= fn[depth];
+            stmt = i + 1;
+            continue;
+        }
+        if (!is(&ts, i, "__shared__"))
+            continue;
+        size_t first = stmt, semi = decl_end(&ts, i);
+        while (first < i && ts.v[first].kind == T_COMMENT)
+            first++;
+        int line = line_at(&lc, k->s);
+        if (semi == TOK_NONE) {
+            rc = fail(err, errlen, line, "cannot find the end of the __shared__ declaration");
+            break;
+        }
+        sbuf decl = {0};
+        int is_extern = 0;
+        char align[128] = "";
+        if (decl_text(&ts, first, semi, &decl, &is_extern, align, sizeof align) != 0) {
+            free(decl.p);
+            rc = fail(err, errlen, line, memchr(text + k->s, '=', ts.v[semi].s - k->s)
+                                             ? "__shared__ variables cannot have an initializer"
+                                             : "cannot parse the __shared__ declaration");
+            break;
+        }
+        const char *macro = is_extern ? "TT_SIM_SHARED_EXTERN" : in_fn > 0 ? "TT_SIM_SHARED" : "TT_SIM_SHARED_GLOBAL";
+        sb_put(b, text + copied, ts.v[first].s - copied);
+        if (decl.oom || put_macros(b, macro, align, decl.p ? decl.p : (char *)"") != 0) {
+            free(decl.p);
+            rc = fail(err, errlen, line, "cannot parse the __shared__ declaration");
+            break;
+        }
+        free(decl.p);
+        for (size_t q = ts.v[first].s; q < ts.v[semi].e; q++)
+            if (text[q] == '\n')
+                sb_puts(b, in_define ? "\\\n" : "\n");
+        copied = ts.v[semi].e;
+        i = semi;
+        stmt = semi + 1;
+    }
+    free(ts.v);
+    if (rc == 0)
+        sb_put(b, text + copied, len - copied);
+    return rc;
 }
 
 int tt_xf_prepare_source(const char *text, size_t len, char **out, char *err, size_t errlen)
@@ -456,7 +384,7 @@ int tt_xf_prepare_source(const char *text, size_t len, char **out, char *err, si
         free(own.p);
         return fail(err, errlen, 0, "out of memory");
     }
-    int rc = prepare_shared(own.p ? own.p : "", own.n, &shared, err, errlen);
+    int rc = prepare_shared(own.p ? own.p : "", own.n, &shared, 0, 0, err, errlen);
     free(own.p);
     if (rc != 0) {
         free(shared.p);

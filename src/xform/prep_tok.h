@@ -1,6 +1,7 @@
 /* prep_tok.h — internal to tt_xf_prepare_source(): the token view
- * of a source that its token-based rewrites (shuffle chains,
- * prep_chain.c; coroutine kernels, prep_co.c) read, and the
+ * of a source that its rewrites (__shared__ declarations, prep.c; shuffle
+ * chains, prep_chain.c; coroutine kernels, prep_co.c; the source's own warp
+ * functions, prep_own.c) read, and the
  * growable output buffer every rewrite writes into.
  *
  * Ownership: a toks borrows its text (t) and owns its token array (v, free

@@ -1044,3 +1044,19 @@ Test(tokens, text_the_parser_cannot_read)
                   "i:void|i:f|p:(|i:float|p:*|i:p|p:)|p:{|i:p|p:[|n:0|p:]|p:=|n:1|o:@|n:2|p:;|p:}");
     expect_tokens("x = \"a // b\"; /* c */ 'q';", "i:x|p:=|s:\"a // b\"|p:;|c:/* c */|s:'q'|p:;");
 }
+
+/* A #define whose body declares __shared__ memory (a local header's helper macro):
+ * the body is rewritten, a declaration that spans a line splice keeps it. */
+Test(prep, shared_in_a_define_body)
+{
+    const char *src =
+        "#define SMEM(T, n) __shared__ T buf[n];\n"
+        "#define TWO __shared__ float \\\n   a[4], b[4];\n"
+        "__global__ void k() { SMEM(float, 32) TWO }\n";
+    char *o = prep(src);
+    cr_expect(strstr(o, "#define SMEM(T, n) TT_SIM_SHARED_GLOBAL(buf, 0, ([n]), T);\n"), "%s", o);
+    cr_expect(strstr(o, "#define TWO TT_SIM_SHARED_GLOBAL(a, 0, ([4]), float); TT_SIM_SHARED_GLOBAL(b, 0, ([4]), float);\\\n\n"),
+              "%s", o);
+    cr_expect_eq(lines(o), lines(src));
+    free(o);
+}
