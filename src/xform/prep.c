@@ -117,37 +117,19 @@ static int split_decl(const char *s, const char *e, const char **ts, const char 
     return 0;
 }
 
-/* The token that closes the group token `open` opens (`(` `[` `{`), before
- * token z, or TOK_NONE. */
-static size_t group_end(const toks *ts, size_t open, size_t z)
-{
-    int depth = 0;
-    for (size_t i = open; i < z; i++) {
-        if (ts->v[i].kind >= T_OTHER)
-            continue;
-        if (is(ts, i, "(") || is(ts, i, "[") || is(ts, i, "{"))
-            depth++;
-        else if ((is(ts, i, ")") || is(ts, i, "]") || is(ts, i, "}")) && --depth == 0)
-            return i;
-    }
-    return TOK_NONE;
-}
-
-/* The `;` that ends the declaration whose `__shared__` is token i (brackets
- * balanced), or TOK_NONE. */
+/* The `;` that ends the declaration whose `__shared__` is token i (its
+ * brackets nesting properly), or TOK_NONE. */
 static size_t decl_end(const toks *ts, size_t i)
 {
-    int depth = 0;
     for (; i < ts->n; i++) {
-        if (ts->v[i].kind >= T_OTHER)
-            continue;
-        if (is(ts, i, "(") || is(ts, i, "[") || is(ts, i, "{"))
-            depth++;
-        else if (is(ts, i, ")") || is(ts, i, "]") || is(ts, i, "}")) {
-            if (--depth < 0)
+        if (is(ts, i, "(") || is(ts, i, "[") || is(ts, i, "{")) {
+            if ((i = tt_xf_tok_match_close(ts, i)) == TOK_NONE)
                 return TOK_NONE;
-        } else if (depth == 0 && is(ts, i, ";"))
+        } else if (is(ts, i, ")") || is(ts, i, "]") || is(ts, i, "}")) {
+            return TOK_NONE;
+        } else if (is(ts, i, ";")) {
             return i;
+        }
     }
     return TOK_NONE;
 }
@@ -164,11 +146,14 @@ static int opens_function(const toks *ts, size_t i)
     return p != TOK_NONE && is(ts, p, ")");
 }
 
+/* Why decl_text refused a declaration. */
+enum { DECL_UNSPLIT = -1, DECL_INITIALIZER = -2 };
+
 /* The declaration of tokens [a, z) as "type name dims, name dims", without
  * __shared__, extern, static, __align__(..), alignas(..), __attribute__((..))
  * and comments, one space wherever the source had a gap.  Sets *is_extern,
- * and align to the __align__ / alignas argument (left "" when none); -1 for
- * a group that does not close or an initializer. */
+ * and align to the __align__ / alignas argument (left "" when none).  0, or
+ * DECL_INITIALIZER for an `=`, DECL_UNSPLIT for a group that does not close. */
 static int decl_text(const toks *ts, size_t a, size_t z, sbuf *d, int *is_extern, char *align, size_t alen)
 {
     size_t last_end = ts->v[a].s;
@@ -183,13 +168,13 @@ static int decl_text(const toks *ts, size_t a, size_t z, sbuf *d, int *is_extern
             continue;
         }
         if (is(ts, i, "="))
-            return -1;
+            return DECL_INITIALIZER;
         int al = is(ts, i, "__align__") || is(ts, i, "alignas");
         size_t open = tok_next(ts, i);
         if ((al || is(ts, i, "__attribute__")) && open < z && is(ts, open, "(")) {
-            size_t close = group_end(ts, open, z);
-            if (close == TOK_NONE)
-                return -1;
+            size_t close = tt_xf_tok_match_close(ts, open);
+            if (close == TOK_NONE || close >= z)
+                return DECL_UNSPLIT;
             const char *as = ts->t + ts->v[open].e, *ae = ts->t + ts->v[close].s;
             trim(&as, &ae);
             if (al && !align[0] && (size_t)(ae - as) < alen) {
@@ -349,11 +334,11 @@ static int prepare_shared(const char *text, size_t len, sbuf *b, int in_define, 
         sbuf decl = {0};
         int is_extern = 0;
         char align[128] = "";
-        if (decl_text(&ts, first, semi, &decl, &is_extern, align, sizeof align) != 0) {
+        int why = decl_text(&ts, first, semi, &decl, &is_extern, align, sizeof align);
+        if (why != 0) {
             free(decl.p);
-            rc = fail(err, errlen, line, memchr(text + k->s, '=', ts.v[semi].s - k->s)
-                                             ? "__shared__ variables cannot have an initializer"
-                                             : "cannot parse the __shared__ declaration");
+            rc = fail(err, errlen, line, why == DECL_INITIALIZER ? "__shared__ variables cannot have an initializer"
+                                                                 : "cannot parse the __shared__ declaration");
             break;
         }
         const char *macro = is_extern ? "TT_SIM_SHARED_EXTERN" : in_fn > 0 ? "TT_SIM_SHARED" : "TT_SIM_SHARED_GLOBAL";
