@@ -186,9 +186,17 @@ static int check_overrides(const tt_config *cfg, const tt_rulebook *book) {
   return 0;
 }
 
+/* `--select` names rule `id` itself, not by a glob. */
+static bool selected_by_id(const tt_cli_opts *o, const char *id) {
+  for (size_t i = 0; i < o->n_select; i++)
+    if (!strcmp(o->select[i], id)) return true;
+  return false;
+}
+
 /* The run's overrides: the config's, then `off` for every rule --select/--ignore drop
- * (later entries win). Fails when the choice matches nothing, breaks a dependency, or
- * leaves no rule for the target. */
+ * and its own severity for an opt-in rule --select names by id (later entries win).
+ * Fails when the choice matches nothing, breaks a dependency, or leaves no rule for
+ * the target. */
 static int choose_rules(const tt_cli_opts *o, const tt_rulebook *book, const tt_config *cfg, const char *target,
                         tt_override **ov_out, size_t *n_out) {
   bool *keep;
@@ -202,8 +210,10 @@ static int choose_rules(const tt_cli_opts *o, const tt_rulebook *book, const tt_
   tt_override *ov = tt_xcalloc(n_cfg + book->n_rules + 1, sizeof *ov);
   for (size_t i = 0; i < n_cfg; i++) ov[i] = cfg->overrides[i]; /* ids borrowed from the config */
   for (size_t i = 0; i < book->n_rules; i++) {
-    if (!keep[i]) ov[n++] = (tt_override){book->rules[i]->id, TT_SEV_OFF};
-    else kept += !target || strcmp(book->rules[i]->target, target) == 0;
+    const tt_rule *r = book->rules[i];
+    if (!keep[i]) ov[n++] = (tt_override){r->id, TT_SEV_OFF};
+    else if (r->opt_in && selected_by_id(o, r->id)) ov[n++] = (tt_override){r->id, r->severity};
+    if (keep[i]) kept += !target || strcmp(r->target, target) == 0;
   }
   free(keep);
   if (kept == 0) {

@@ -29,9 +29,9 @@ json_t *tt_cli_rule_json(const tt_rule *r) {
   json_t *matcher = r->analyzer ? json_pack("{s:s}", "analyzer", r->analyzer->name)
                                 : json_pack("{s:o}", "query", tt_json_cstr(r->query_text));
   json_t *fix = r->has_fix ? json_pack("{s:o}", "description", tt_json_cstr(r->fix_description)) : json_null();
-  return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id", r->id, "target",
+  return json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id", r->id, "target",
                    r->target, "language", tt_lang_name(r->language), "category", tt_category_name(r->category),
-                   "severity", tt_severity_name(r->severity), "summary", tt_json_cstr(r->summary), "message",
+                   "severity", tt_severity_name(r->severity), "opt_in", r->opt_in, "summary", tt_json_cstr(r->summary), "message",
                    tt_json_cstr(r->message), "explain", tt_json_cstr(r->explain), "matcher", matcher, "fix", fix,
                    "examples", examples, "references", refs, "file", tt_json_cstr(r->file));
 }
@@ -45,8 +45,8 @@ static void rule_markdown(FILE *out, const tt_rule *r) {
   const char *lang = r->language == TT_LANG_CUDA ? "cuda" : tt_lang_name(r->language);
   fprintf(out, "### `%s`\n\n%s\n\n", r->id, r->summary);
   fprintf(out, "| target | language | category | severity | fix |\n|---|---|---|---|---|\n");
-  fprintf(out, "| %s | %s | %s | %s | %s |\n\n", r->target, tt_lang_name(r->language), tt_category_name(r->category),
-          tt_severity_name(r->severity), r->has_fix ? "yes" : "no");
+  fprintf(out, "| %s | %s | %s | %s%s | %s |\n\n", r->target, tt_lang_name(r->language), tt_category_name(r->category),
+          tt_severity_name(r->severity), r->opt_in ? " (opt-in)" : "", r->has_fix ? "yes" : "no");
   fprintf(out, "%s\n", r->explain);
   if (r->explain[0] && r->explain[strlen(r->explain) - 1] != '\n') fputc('\n', out);
   for (size_t i = 0; i < r->n_examples; i++) {
@@ -125,8 +125,8 @@ int tt_cmd_rules(int argc, char **argv) {
       last_target = r->target;
       rule_markdown(stdout, r);
     } else {
-      printf("%-28s %-7s %-18s %-8s %s\n", r->id, r->target, tt_category_name(r->category),
-             tt_severity_name(r->severity), r->summary);
+      printf("%-28s %-7s %-18s %-8s %s%s\n", r->id, r->target, tt_category_name(r->category),
+             tt_severity_name(r->severity), r->opt_in ? "(opt-in) " : "", r->summary);
     }
   }
   if (!strcmp(format, "json")) {

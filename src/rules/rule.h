@@ -78,6 +78,9 @@ typedef struct tt_rule {
   tt_lang language;
   tt_category category;
   tt_severity severity;
+  /* Runs only where a config's `severity:` or an exact `--select` id names it: a
+   * pitfall of a convention some projects keep (tiletrans check's `# layout:` line). */
+  bool opt_in;
 
   char *query_text;            /* NULL for analyzer rules */
   uint32_t query_line;         /* line in the rule file where the query text starts */

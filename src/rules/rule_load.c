@@ -494,6 +494,16 @@ static int load_scalars(loader *L, struct fy_node *root) {
             "key `severity`: unknown severity `%s` (expected error, warning or note)", sev);
     goto out;
   }
+  char *opt_in = NULL;
+  if (get_string(L, root, "opt_in", false, &opt_in) < 0) goto out;
+  if (opt_in && strcmp(opt_in, "true") && strcmp(opt_in, "false")) {
+    fail_at(L, fy_node_mapping_lookup_by_string(root, "opt_in", FY_NT), "key `opt_in`: `%s` must be true or false",
+            opt_in);
+    free(opt_in);
+    goto out;
+  }
+  r->opt_in = opt_in && !strcmp(opt_in, "true");
+  free(opt_in);
   rc = 0;
 out:
   free(target);
@@ -530,7 +540,7 @@ static int load_matcher(loader *L, struct fy_node *root) {
 
 static tt_rule *load_doc(const char *path, const char *text, struct fy_document *doc, bool compile, char **err) {
   static const char *const keys[] = {"id", "target", "language", "category", "severity", "summary",
-                                     "message", "explain", "query", "range", "analyzer", "options",
+                                     "message", "explain", "opt_in", "query", "range", "analyzer", "options",
                                      "fix", "examples", "references", NULL};
   loader L = {.path = path, .compile = compile, .text = text, .err = err};
   L.rule = tt_xcalloc(1, sizeof *L.rule);

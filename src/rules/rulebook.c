@@ -423,7 +423,7 @@ void tt_rulebook_target_defines(const tt_rulebook *book, const char *target,
 tt_severity tt_selection_severity(const tt_selection *sel, const tt_rule *rule) {
   if (!sel) return rule->severity;
   if (sel->target && strcmp(sel->target, rule->target) != 0) return TT_SEV_OFF;
-  tt_severity s = rule->severity;
+  tt_severity s = rule->opt_in ? TT_SEV_OFF : rule->severity;
   for (size_t i = 0; i < sel->n_overrides; i++)
     if (strcmp(sel->overrides[i].rule_id, rule->id) == 0) s = sel->overrides[i].severity;
   return s;

@@ -105,8 +105,9 @@ typedef struct tt_selection {
                                    makes one with default options when a rule asks */
 } tt_selection;
 
-/* The severity `rule` has in this run, or TT_SEV_OFF when it does not run. A NULL
- * selection selects every rule at its own severity. */
+/* The severity `rule` has in this run, or TT_SEV_OFF when it does not run (an opt-in
+ * rule runs only where an override names it). A NULL selection selects every rule at
+ * its own severity. */
 tt_severity tt_selection_severity(const tt_selection *sel, const tt_rule *rule);
 
 /* Marks in `needed` (marks already set stay) the query patterns of the rules of `lang`

@@ -238,6 +238,16 @@ $PY -c 'import json,sys; f=json.load(open(sys.argv[1]))["findings"]; assert {x["
 expect_rc "select unknown id" 2 "$TT" lint data/src "${R[@]}" --select test-renam
 grep -q "did you mean \`test-rename\`" "$tmp/err" && ok || bad "--select did you mean: $(cat "$tmp/err")"
 (cd ../.. && "$TT" lint corpus/cuda --target hip --ignore hip-warp-strategy >/dev/null 2>"$tmp/dep.err"); [ $? = 2 ] && grep -q "removes \`hip-warp-strategy\`, which records the fact \`warp-strategy\`" "$tmp/dep.err" && ok || bad "dropping the classifier a kept rule depends on: $(cat "$tmp/dep.err")"
+# An opt-in rule (jl-layout-line) runs only where a config's severity or an exact --select names it.
+mkdir -p "$tmp/optin/on"
+printf 'import cuTile as ct\nfunction k(a::ct.TileArray{Float32,1})\n    return\nend\n' >"$tmp/optin/k.jl"
+cp "$tmp/optin/k.jl" "$tmp/optin/on/k.jl"
+printf 'severity:\n  jl-layout-line: warning\n' >"$tmp/optin/on/.tiletrans.yaml"
+optin() { (cd ../.. && "$TT" lint --target julia --format json --fail-on never "$@" </dev/null) >"$tmp/optin.json" 2>"$tmp/optin.err"; \
+  $PY -c 'import json,sys; print(" ".join(sorted(f["path"].split("/optin/")[1] + ":" + f["severity"] for f in json.load(open(sys.argv[1]))["findings"] if f["rule_id"] == "jl-layout-line")))' "$tmp/optin.json"; }
+[ "$(optin "$tmp/optin/k.jl" "$tmp/optin/on")" = "on/k.jl:warning" ] && ok || bad "opt-in rule: on only under the config that names it: $(optin "$tmp/optin/k.jl" "$tmp/optin/on") $(cat "$tmp/optin.err")"
+[ "$(optin "$tmp/optin/k.jl" --select jl-layout-line)" = "k.jl:error" ] && ok || bad "opt-in rule: on by an exact --select: $(optin "$tmp/optin/k.jl" --select jl-layout-line)"
+[ "$(optin "$tmp/optin/k.jl" --select 'jl-*')" = "" ] && ok || bad "opt-in rule: a --select glob does not turn it on"
 (cd ../.. && "$TT" lint corpus/cuda --target hip --select hip-shfl-sync >/dev/null 2>"$tmp/dep.err"); [ $? = 2 ] && ok || bad "--select a dependent rule alone: $(cat "$tmp/dep.err")"
 (cd ../.. && "$TT" rewrite corpus/cuda --target hip --select 'hip-shfl-sync,hip-warp-strategy' --diff >/dev/null 2>"$tmp/dep.err"); [ $? -le 1 ] && ok || bad "--select with its classifier: $(cat "$tmp/dep.err")"
 expect_rc "explain json" 0 "$TT" explain hip-ballot-32bit --format json

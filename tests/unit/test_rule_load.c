@@ -268,6 +268,21 @@ Test(rule_load, unknown_severity) {
                5, 11, "key `severity`", NULL);
 }
 
+Test(rule_load, opt_in_is_a_boolean_and_off_by_default) {
+  char *err = NULL;
+  tt_rule *r = tts_rule(HEADER QUERY_N EXAMPLES, &err);
+  cr_assert_not_null(r, "%s", err);
+  cr_expect(!r->opt_in);
+  tt_rule_free(r);
+  r = tts_rule(HEADER "opt_in: true\n" QUERY_N EXAMPLES, &err);
+  cr_assert_not_null(r, "%s", err);
+  cr_expect(r->opt_in);
+  cr_expect_eq(r->severity, TT_SEV_ERROR, "an opt-in rule keeps the severity it runs at");
+  tt_rule_free(r);
+  expect_error(HEADER "opt_in: maybe\n" QUERY_N EXAMPLES, 9, 9, "key `opt_in`", "`maybe`", "true or false", NULL);
+  expect_error(HEADER "opt_in: [true]\n" QUERY_N EXAMPLES, 9, 10, "key `opt_in`", NULL);
+}
+
 Test(rule_load, unknown_target) {
   expect_error("id: t-rule\ntarget: rocm\nlanguage: cuda\ncategory: mask-width\nseverity: error\n"
                "summary: s\nmessage: m\nexplain: e\n" QUERY_N EXAMPLES,

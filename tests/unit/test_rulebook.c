@@ -169,3 +169,27 @@ Test(rulebook, load_for_loads_a_file_whole_when_its_head_is_not_plain) {
     free(dir);
   }
 }
+
+/* An opt-in rule runs only where an override names it; the later override wins. */
+Test(rulebook, an_opt_in_rule_runs_only_where_an_override_names_it) {
+  char *err = NULL;
+  tt_rule *r = tts_rule("id: t-opt\ntarget: julia\nlanguage: julia\ncategory: layout-flip\nseverity: warning\n"
+                        "opt_in: true\nsummary: s\nmessage: m\nexplain: e\nquery: \"(identifier) @x\"\n"
+                        "examples:\n  - match: \"x\"\n",
+                        &err);
+  cr_assert_not_null(r, "%s", err);
+  cr_expect_eq(tt_selection_severity(NULL, r), TT_SEV_WARNING, "no selection (test-rules): every rule runs");
+  tt_selection sel = {0};
+  cr_expect_eq(tt_selection_severity(&sel, r), TT_SEV_OFF);
+  tt_override on[] = {{"t-opt", TT_SEV_ERROR}}, other[] = {{"t-other", TT_SEV_ERROR}},
+              on_off[] = {{"t-opt", TT_SEV_NOTE}, {"t-opt", TT_SEV_OFF}};
+  sel.overrides = other, sel.n_overrides = 1;
+  cr_expect_eq(tt_selection_severity(&sel, r), TT_SEV_OFF, "another rule's override does not turn it on");
+  sel.overrides = on;
+  cr_expect_eq(tt_selection_severity(&sel, r), TT_SEV_ERROR);
+  sel.overrides = on_off, sel.n_overrides = 2;
+  cr_expect_eq(tt_selection_severity(&sel, r), TT_SEV_OFF);
+  sel.target = "hip", sel.overrides = on, sel.n_overrides = 1;
+  cr_expect_eq(tt_selection_severity(&sel, r), TT_SEV_OFF, "another target's run does not run it");
+  tt_rule_free(r);
+}

@@ -24,7 +24,10 @@
  *   reduce-all   a reduction without `dims` of a tile with two dims that are not 1;
  *   array-rank   a load or store of a parameter declared `X{T, N}` (X one of
  *                `array_types`) with a tile of more than N dims whose dims past N are
- *                not all 1 (cuTile.jl pads short tile shapes and squeezes trailing 1s).
+ *                not all 1 (cuTile.jl pads short tile shapes and squeezes trailing 1s);
+ *   array-rank-unused  a parameter declared `X{T, N}`, N >= 2, whose every use in the
+ *                function is a load or store of a tile of fewer than N dims (the
+ *                signature was written for another array: a 1-d bias declared 2-d).
  *
  * Tiles in different arms of an `if` are not compared (array-tiles, index-dims): a
  * kernel may take an array in either layout under a constant.
@@ -52,7 +55,8 @@
 #include "util/util.h"
 
 static const char *const k_checks[] = {"muladd", "array-tiles", "cat", "reduce-unit", "broadcast", "undotted",
-                                       "index-dims", "accumulator-precision", "reduce-all", "array-rank", NULL};
+                                       "index-dims", "accumulator-precision", "reduce-all", "array-rank",
+                                       "array-rank-unused", NULL};
 
 static tt_strmap *set_field(tsh_opts *o, int i) {
   tt_strmap *f[] = {&o->new_calls,       &o->reshape_calls,  &o->keep_calls,      &o->transpose_calls,
@@ -102,7 +106,7 @@ static void *compile_opts(struct fy_node *opts, char **err, struct fy_node **at)
     if (!strcmp(check, k_checks[i])) c = i;
   if (c < 0) {
     *err = tt_xasprintf("`check` must be one of muladd, array-tiles, cat, reduce-unit, broadcast, undotted, "
-                        "index-dims, accumulator-precision, reduce-all, array-rank%s%s",
+                        "index-dims, accumulator-precision, reduce-all, array-rank, array-rank-unused%s%s",
                         check ? "; got " : "", check ? check : "");
     *at = opts;
     goto bad;
@@ -416,28 +420,55 @@ static void check_reduce_all(tsh_ctx *c, const tt_jlk_scope *s, TSNode n, TSNode
   free(problem);
 }
 
-/* The rank N a parameter named like `arr` of the function `def` declares as `X{T, N}`
- * (X in array_types, N an integer literal); 0 when none does. */
-static long declared_rank(tsh_ctx *c, TSNode def, TSNode arr) {
+/* The rank N a parameter declaration `p` (`name::X{T, N}`, X in array_types, N an
+ * integer literal) declares; 0 when it is not one. */
+static long param_rank(tsh_ctx *c, TSNode p) {
+  if (!tt_jlk_is(p, "typed_expression") || ts_node_named_child_count(p) < 2) return 0;
+  TSNode ty = ts_node_named_child(p, 1);
+  if (!tt_jlk_is(ty, "parametrized_type_expression")) return 0;
+  size_t tn;
+  const char *tt = tt_jlk_text(c->text, ts_node_named_child(ty, 0), &tn);
+  TSNode curly = ts_node_named_child(ty, 1);
+  if (!tt_strmap_get(&c->o->array_types, tt, tn) || !tt_jlk_is(curly, "curly_expression") ||
+      ts_node_named_child_count(curly) < 2)
+    return 0;
+  return tsh_int_lit(c, ts_node_named_child(curly, 1));
+}
+
+/* The parameter list of the function `def` (a null node when it has none). */
+static TSNode params_of(TSNode def) {
   TSNode where, sig = tt_jlk_signature_call(def, &where);
-  if (ts_node_is_null(sig)) return 0;
-  TSNode params = ts_node_named_child(sig, 1);
-  size_t an, pn, tn;
+  return ts_node_is_null(sig) ? sig : ts_node_named_child(sig, 1);
+}
+
+/* The rank N a parameter named like `arr` of the function `def` declares as `X{T, N}`;
+ * 0 when none does. */
+static long declared_rank(tsh_ctx *c, TSNode def, TSNode arr) {
+  TSNode params = params_of(def);
+  size_t an, pn;
   const char *at = tt_jlk_text(c->text, arr, &an);
   for (uint32_t i = 0; !ts_node_is_null(params) && i < ts_node_named_child_count(params); i++) {
     TSNode p = ts_node_named_child(params, i);
     if (!tt_jlk_is(p, "typed_expression") || ts_node_named_child_count(p) < 2) continue;
-    TSNode name = ts_node_named_child(p, 0), ty = ts_node_named_child(p, 1);
-    const char *pt = tt_jlk_text(c->text, name, &pn);
-    if (pn != an || memcmp(pt, at, an) || !tt_jlk_is(ty, "parametrized_type_expression")) continue;
-    const char *tt = tt_jlk_text(c->text, ts_node_named_child(ty, 0), &tn);
-    TSNode curly = ts_node_named_child(ty, 1);
-    if (!tt_strmap_get(&c->o->array_types, tt, tn) || !tt_jlk_is(curly, "curly_expression") ||
-        ts_node_named_child_count(curly) < 2)
-      return 0;
-    return tsh_int_lit(c, ts_node_named_child(curly, 1));
+    const char *pt = tt_jlk_text(c->text, ts_node_named_child(p, 0), &pn);
+    if (pn == an && !memcmp(pt, at, an)) return param_rank(c, p);
   }
   return 0;
+}
+
+/* The tile of a load (`shape=` keyword form) or store whose array is the call's first
+ * positional argument; rank 0 when `n` is neither or the tile is not known. */
+static tsh_shape access_tile(tsh_ctx *c, const tt_jlk_scope *s, TSNode call) {
+  tsh_shape none = {0};
+  TSNode callee = ts_node_named_child(call, 0), args = ts_node_named_child(call, 1);
+  if (!tt_jlk_is(args, "argument_list")) return none;
+  size_t len;
+  const char *ct = tt_jlk_text(c->text, callee, &len);
+  const char *shape_at = tt_strmap_get(&c->o->shape_calls, ct, len), *tile_at = tt_strmap_get(&c->o->store_calls, ct, len);
+  if ((!shape_at && !tile_at) || (shape_at && shape_at[0] >= '0' && shape_at[0] <= '9')) return none;
+  TSNode at = shape_at ? tsh_named_arg(c, args, shape_at) : tsh_named_arg(c, args, tile_at);
+  if (ts_node_is_null(at)) return none;
+  return shape_at ? tsh_tuple_shape(c, at) : tsh_expr_shape(c, s, at, 0);
 }
 
 /* A load's or store's tile against its array's declared rank. cuTile.jl (c3e5f05
@@ -445,17 +476,11 @@ static long declared_rank(tsh_ctx *c, TSNode def, TSNode arr) {
  * 1 off a longer one, so only a longer tile with a dim that is not 1 past the array's
  * rank fails ("cannot squeeze shape"); unknown dims are not judged. */
 static void check_array_rank(tsh_ctx *c, const tt_jlk_scope *s, TSNode n, TSNode callee, TSNode args) {
-  size_t len;
-  const char *ct = tt_jlk_text(c->text, callee, &len);
-  const char *shape_at = tt_strmap_get(&c->o->shape_calls, ct, len), *tile_at = tt_strmap_get(&c->o->store_calls, ct, len);
-  if ((!shape_at && !tile_at) || (shape_at && shape_at[0] >= '0' && shape_at[0] <= '9')) return; /* num_tiles: its own shape */
   TSNode arr = tsh_positional(args, 0);
   if (!tt_jlk_is(arr, "identifier")) return;
-  long rank = declared_rank(c, s->root, arr);
+  tsh_shape sh = access_tile(c, s, n);
+  long rank = sh.rank ? declared_rank(c, s->root, arr) : 0;
   if (rank < 1) return;
-  TSNode at = shape_at ? tsh_named_arg(c, args, shape_at) : tsh_named_arg(c, args, tile_at);
-  if (ts_node_is_null(at)) return;
-  tsh_shape sh = shape_at ? tsh_tuple_shape(c, at) : tsh_expr_shape(c, s, at, 0);
   int bad = -1;
   for (int i = (int)rank; i < sh.rank && bad < 0; i++)
     if (!tsh_dim_known(sh.d[i])) return;
@@ -469,6 +494,66 @@ static void check_array_rank(tsh_ctx *c, const tt_jlk_scope *s, TSNode n, TSNode
                                (int)nl, nt, rank, tsh_shape_text(&sh, sb, sizeof sb), bad + 1, (int)sh.d[bad].n, sh.d[bad].t);
   report(c, n, callee, arr, problem);
   free(problem);
+}
+
+/* What the function does with one parameter declared N-d (N >= 2): the largest tile
+ * rank it loads or stores, or -1 once any other use (an unknown tile, `size(b, 2)`, a
+ * call that takes it) means it may be used as N-d. */
+static int widest_access(tsh_ctx *c, const tt_jlk_scope *s, TSNode decl_name) {
+  size_t pn;
+  const char *pt = tt_jlk_text(c->text, decl_name, &pn);
+  int widest = 0;
+  TSTreeCursor cur = ts_tree_cursor_new(s->root);
+  for (bool down = true;;) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (down && tt_jlk_is(n, "identifier") && !ts_node_eq(n, decl_name)) {
+      size_t nl;
+      const char *nt = tt_jlk_text(c->text, n, &nl);
+      if (nl == pn && !memcmp(nt, pt, pn)) {
+        TSNode args = ts_node_parent(n), call = ts_node_parent(args);
+        tsh_shape t = {0};
+        if (tt_jlk_is(args, "argument_list") && ts_node_eq(tsh_positional(args, 0), n)) t = access_tile(c, s, call);
+        if (t.rank == 0) {
+          widest = -1;
+          break;
+        }
+        if (t.rank > widest) widest = t.rank;
+      }
+    }
+    if (down && ts_tree_cursor_goto_first_child(&cur)) continue;
+    if (ts_tree_cursor_goto_next_sibling(&cur)) {
+      down = true;
+      continue;
+    }
+    if (!ts_tree_cursor_goto_parent(&cur)) break;
+    down = false;
+  }
+  ts_tree_cursor_delete(&cur);
+  return widest;
+}
+
+/* A parameter declared N-d (N >= 2) that the function only ever loads and stores as
+ * tiles of fewer dims. cuTile.jl pads such a tile with trailing 1s, so the kernel
+ * compiles, but it then needs an array whose trailing dims are 1: where the host
+ * passes a vector (cuTile Python's 1-d bias), the signature is wrong. */
+static void check_rank_unused(tsh_ctx *c, const tt_jlk_scope *s) {
+  TSNode params = params_of(s->root);
+  for (uint32_t i = 0; !ts_node_is_null(params) && i < ts_node_named_child_count(params); i++) {
+    TSNode p = ts_node_named_child(params, i);
+    long rank = param_rank(c, p);
+    if (rank < 2) continue;
+    TSNode name = ts_node_named_child(p, 0);
+    int widest = widest_access(c, s, name);
+    if (widest <= 0 || widest >= rank) continue;
+    size_t nl;
+    const char *nt = tt_jlk_text(c->text, name, &nl);
+    char *problem = tt_xasprintf("`%.*s` is declared %ld-d, but every load and store of it is a %d-d tile: cuTile.jl "
+                                 "pads such a tile with trailing 1s, so the kernel needs an array whose dims past %d "
+                                 "are 1; if the host passes a %d-d array, declare it `{T, %d}`",
+                                 (int)nl, nt, rank, widest, widest, widest, widest);
+    report(c, p, name, name, problem);
+    free(problem);
+  }
 }
 
 static void reset(tsh_ctx *c) {
@@ -503,6 +588,7 @@ static void visit(const tt_jlk_scope *s, TSNode n, void *ud) {
     reset(c);
     c->in_function = tt_jlk_is_definition(s->root);
     if (c->in_function) learn_scope(c, s), tsh_relearn(c, s);
+    if (c->in_function && c->o->check == C_RANK_UNUSED) check_rank_unused(c, s);
   }
   if (!c->in_function) return;
   switch (c->o->check) {

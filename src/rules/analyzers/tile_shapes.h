@@ -15,7 +15,7 @@
 
 typedef enum {
   C_MULADD, C_ARRAY_TILES, C_CAT, C_REDUCE_UNIT, C_BROADCAST, C_UNDOTTED, C_INDEX_DIMS, C_ACC_PRECISION, C_REDUCE_ALL,
-  C_ARRAY_RANK
+  C_ARRAY_RANK, C_RANK_UNUSED
 } tsh_check;
 
 typedef struct tsh_opts {
@@ -24,7 +24,7 @@ typedef struct tsh_opts {
       muladd_calls, reduction_calls, dropdims_calls, cat_calls, operators, same_shape_operators, matmul_operators;
   char *dims_keyword, *order_keyword, *index_keyword;
   tt_strmap low_precision_types;
-  tt_strmap array_types; /* array-rank: the parameter types `X{T, N}` whose N is a rank */
+  tt_strmap array_types; /* array-rank(-unused): the parameter types `X{T, N}` whose N is a rank */
   tt_jlk_config kinds;
 } tsh_opts;
 

@@ -1,5 +1,5 @@
 # pitfall: signature mismatch: b declared a 2-d TileArray, the spec gives a 1-d array; expect: BUILD-FAIL
-# lint-undetectable: the file is consistent with itself under cuTile.jl: a (TN,) load from an array declared 2-d is padded to (TN, 1) (cuTile.jl c3e5f05 _match_shape), so it compiles for a 2-d array; only the host passing a 1-d bias makes the signature wrong, and the host is not in the file (check: BUILD-FAIL against the spec; jl-array-rank covers the rank errors a file shows by itself)
+# lint: jl-array-rank-unused@8:41
 # layout: flipped
 # cuTile.jl translation of bias_add.py: x is (N, M) here (the same bytes, column-major),
 # so b (N,) lines up with the first dim and broadcasts as it is.

@@ -1,5 +1,5 @@
 # pitfall: no '# layout:' line, so the checker cannot tell which Julia array the bytes are; expect: BUILD-FAIL
-# lint-undetectable: the `# layout:` line is a convention of tiletrans check, not of cuTile.jl: no real cuTile.jl file has one (JuliaGPU/cuTile.jl c3e5f05 examples/, TileGym julia/), so a lint finding would fall on every real file; check reports the missing line itself (BUILD-FAIL)
+# lint: jl-layout-line@1:1
 # cuTile.jl translation of vector_add.py: c = alpha * a + b, 1-based block ids.
 import cuTile as ct
 
