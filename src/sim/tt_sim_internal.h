@@ -246,7 +246,6 @@ void tt_sim_batch_sync(tt_sim_worker *w, tt_sim_thread *t);
 void tt_sim_race_block_slow(tt_sim_worker *w);
 /* The shadow of a launch without the race check (tt_sim_shared.c): every
  * read summary SAT of base 0, read-only; NULL if it could not be mapped. */
-const tt_sim_rword *tt_sim_race_pass_table(void);
 void tt_sim_race_warp_slow(tt_sim_worker *w, tt_sim_warp *wp);
 static inline void tt_sim_race_block(tt_sim_worker *w)
 {

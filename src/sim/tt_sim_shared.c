@@ -218,6 +218,12 @@ static void shadow_access(const void *addr, size_t size, int is_write, const voi
     tt_sim_worker *w = tt_sim_self_worker; /* = t->blk->worker, without the dependent loads */
     if (!w->shadow)
         return;
+    if (w->blk.race_shadow != w->shadow) { /* a reads-only region (tt_sim_region.hpp) */
+        if (is_write)
+            tt_sim_rg_bail(site, "a region found to write no shared memory between two barriers "
+                                 "wrote it");
+        return; /* its interval holds no write: no read races */
+    }
     size_t off = (size_t)((const char *)addr - w->blk.shared);
     if (off >= w->arena_bytes || size == 0)
         return;

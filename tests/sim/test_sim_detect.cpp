@@ -487,6 +487,73 @@ Test(detect, race_summaries_of_reads_and_warp_syncs)
     tt_sim_free(out);
 }
 
+// A reads-only region loop, as prep_rg.c writes one for a region it finds
+// free of shared writes between two barriers, written here by hand with a
+// write in it (`write`): the write sends the launch to coroutines, which
+// check every access.  `race_after`: a race in the next interval, which the
+// block's own shadow (back after the loop) still sees.
+__global__ TT_SIM_CO_KERNEL ro_region(float *out, int write, int race_after)
+{
+    TT_SIM_SHARED(s, 0, ([64]), float);
+#ifndef TT_SIM_NO_REGIONS
+    if (TT_SIM_RG_ENTER()) { [&] {
+        TT_SIM_RG_FOR { s[threadIdx.x] = 1.0f; }
+        ::tt_sim_rg_barrier(0);
+        TT_SIM_RG_FOR_RO {
+            out[threadIdx.x] = s[(threadIdx.x + 1) % 64];
+            if (write && threadIdx.x == 7)
+                s[7] = 3.0f;
+        }
+        ::tt_sim_rg_barrier(0);
+        TT_SIM_RG_FOR {
+            out[threadIdx.x] += s[threadIdx.x];
+            if (race_after && threadIdx.x < 2)
+                s[9] = 2.0f;
+        }
+    }(); TT_SIM_CO_RETURN; }
+#endif
+    s[threadIdx.x] = 1.0f;
+    TT_SIM_CO_SYNCTHREADS();
+    out[threadIdx.x] = s[(threadIdx.x + 1) % 64];
+    if (write && threadIdx.x == 7)
+        s[7] = 3.0f; // thread 6 reads s[7] in this interval
+    TT_SIM_CO_SYNCTHREADS();
+    out[threadIdx.x] += s[threadIdx.x];
+    if (race_after && threadIdx.x < 2)
+        s[9] = 2.0f;
+}
+
+Test(detect, reads_only_region)
+{
+    float *out = (float *)tt_sim_alloc(64 * sizeof(float));
+    tt_sim_config cfg = sim_cfg(1, 64, 32);
+    for (int regions = 0; regions < 2; regions++) {
+        cfg.regions = regions;
+        tt_sim_result r = TT_SIM_LAUNCH(ro_region, cfg, out, 0, 0);
+        cr_assert_eq(r.status, TT_SIM_OK, "regions %d: %s", regions, r.message);
+        cr_expect(out[0] == 2.0f && out[63] == 2.0f);
+        r = TT_SIM_LAUNCH(ro_region, cfg, out, 0, 1);
+        cr_expect_eq(r.status, TT_SIM_ERR_RACE, "regions %d, race after the loop: %s", regions, r.message);
+        r = TT_SIM_LAUNCH(ro_region, cfg, out, 1, 0);
+#if defined(TT_SIM_NO_REGIONS) || defined(TT_SIM_NO_COROUTINES)
+        cr_expect_eq(r.status, TT_SIM_ERR_RACE, "%s", r.message);
+#else
+        if (regions) {
+            cr_expect_eq(r.status, TT_SIM_ERR_NEEDS_COROUTINES, "%s", r.message);
+            cr_expect(strstr(r.message, "write no shared memory between two barriers wrote it"), "%s", r.message);
+        } else {
+            cr_expect_eq(r.status, TT_SIM_ERR_RACE, "%s", r.message);
+        }
+#endif
+        // the read-only table stays so: a race-free launch afterwards, with and without the check
+        cfg.race_check = 0;
+        r = TT_SIM_LAUNCH(ro_region, cfg, out, 0, 1);
+        cr_expect_eq(r.status, TT_SIM_OK, "%s", r.message);
+        cfg.race_check = 1;
+    }
+    tt_sim_free(out);
+}
+
 // The inline read check's shortcut and its summaries' widening (what a read
 // that it wrongly took for one already summarised would miss), in every
 // schedule; the barrier-only kernel also as a coroutine and as a region

@@ -647,6 +647,57 @@ Test(prep, rg_which_kernels)
 
 /* constexpr locals, and const ones made of numbers, move to the top of the
  * form (they may size arrays); other const locals are kept per thread. */
+/* The loops of a region form that are TT_SIM_RG_FOR_RO: regions between two
+ * barriers (or the block's start or end) whose code surely writes no shared
+ * memory. */
+static int ro_loops(const char *src)
+{
+    char *o = prep(src);
+    int n = 0;
+    for (const char *p = o; (p = strstr(p, "TT_SIM_RG_FOR_RO")); p++)
+        n++;
+    expect_fixed_point(o);
+    free(o);
+    return n;
+}
+
+#define KS(body) "#define TILE 16\n#define SQ(x) ((x) * (x))\n#define ZERO(a) a[0] = 0\n" \
+                 "__device__ float g(float *q);\n"                                    \
+                 "__global__ void k(float *p, float v) {\n  __shared__ float s[TILE], t;\n" body "\n}\n"
+
+Test(prep, rg_reads_only_regions)
+{
+    /* the tiled matmul's shape: loads, a barrier, reads only, a barrier */
+    cr_expect_eq(ro_loops(KS("  float acc = 0;\n  for (int i = 0; i < 4; i++) {\n    s[threadIdx.x % TILE] = p[i];\n"
+                             "    __syncthreads();\n    for (int j = 0; j < TILE; j++) acc += s[j] * SQ(v);\n"
+                             "    __syncthreads();\n  }\n  p[threadIdx.x] = acc;")), 1);
+    /* the block's start and end bound an interval too */
+    cr_expect_eq(ro_loops(KS("  float x = s[threadIdx.x % TILE] + fmaxf(v, 1.0f);\n  __syncthreads();\n"
+                             "  s[0] = x;\n  __syncthreads();\n  p[threadIdx.x] = s[1] + (float)x;")), 2);
+    /* a write to shared memory, by a name, an element, a macro, a call or through a pointer */
+    static const char *const writes[] = {"t = v;", "s[1] += v;", "++s[2];", "t++;", "ZERO(s);",
+                                         "p[0] = g(s);", "float *q = s; *q = 1;", "float &r = t; r = 2;",
+                                         "[&] { s[0] = 1; }();", "return;"};
+    for (size_t i = 0; i < sizeof writes / sizeof *writes; i++) {
+        char src[512];
+        snprintf(src, sizeof src, KS("  float x = v;\n  s[threadIdx.x %% TILE] = x;\n  __syncthreads();\n"
+                                     "  x += s[0];\n  %s\n  __syncthreads();\n  s[3] = x;"),
+                 writes[i]);
+        cr_expect_eq(ro_loops(src), 0, "reads-only despite `%s`:\n%s", writes[i], src);
+    }
+    /* writes to locals and to global memory through the kernel's pointers are not shared writes */
+    cr_expect_eq(ro_loops(KS("  float x = v;\n  s[threadIdx.x % TILE] = x;\n  __syncthreads();\n"
+                             "  int j = 0; j++; x = s[j]; p[threadIdx.x] = x; p[1]++; *p += 1;\n  __syncthreads();\n"
+                             "  s[0] = x;")), 1);
+    /* ... unless the kernel points them elsewhere */
+    cr_expect_eq(ro_loops(KS("  float x = v;\n  s[0] = v;\n  p = s;\n  __syncthreads();\n  p[1] = x;\n  __syncthreads();\n"
+                             "  s[0] = x;")), 0);
+    /* a region bounded by a chain is part of a longer interval */
+    cr_expect_eq(ro_loops(KS("  float x = v;\n  s[threadIdx.x % TILE] = x;\n  __syncthreads();\n  x = s[0];\n"
+                             "  for (int o = 16; o > 0; o /= 2) x += __shfl_down(x, o);\n  s[1] = x;\n"
+                             "  __syncthreads();\n  s[2] = x;")), 0);
+}
+
 Test(prep, rg_constants_move_to_the_top)
 {
     char *o = prep(K("  constexpr int T = 4;\n  const int N = T * 2, M = sizeof(float);\n"

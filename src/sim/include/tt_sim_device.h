@@ -265,6 +265,9 @@ void tt_sim_rg_chain(void (*fuse)(const void *op, uint64_t *vals, const int16_t 
                                   uint32_t n, uint32_t nl, tt_sim_chain_inactive_fn inactive,
                                   void *ctx),
                      const void *op, const int16_t *src, size_t stride);
+/* The race check's pass table (tt_sim_shared.c): a read-only shadow whose
+ * every read summary is SAT of base 0; NULL when it could not be made. */
+const tt_sim_rword *tt_sim_race_pass_table(void);
 void tt_sim_rg_bail(const tt_sim_site *site, const char *why)
 #if defined(__GNUC__)
     __attribute__((noreturn))

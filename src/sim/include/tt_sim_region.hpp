@@ -75,6 +75,38 @@ template <class T> struct rg_local {
     rg_local &operator=(const rg_local &) = delete;
 };
 
+// The loop over a block's threads of a region that prep_rg.c found to write
+// no shared memory, between two barriers (or the block's start or end): its
+// barrier interval holds no write, so none of its accesses can race and its
+// reads need not be recorded.  For the loop, the block's shadow is the pass
+// table (tt_sim_shared.c) at base 0, where every inline read returns at its
+// first compare.  race_ip stays, so a write (the finding was wrong) still
+// goes to the runtime, which fails the launch with needs-coroutines: `tiletrans
+// check` runs it again as coroutines, checking every access.  The shadow and
+// base come back after the loop (a launch that fails inside it sets both up
+// again at its next start).
+struct rg_reads_only {
+    tt_sim_block *const b = tt_sim_blk;
+    tt_sim_rword *const shadow = b->race_shadow;
+    const uint64_t base = b->race_base;
+    bool once = true;
+    rg_reads_only()
+    {
+        const tt_sim_rword *pass = b->race_ip ? tt_sim_race_pass_table() : nullptr;
+        if (pass) {
+            b->race_shadow = const_cast<tt_sim_rword *>(pass);
+            b->race_base = 0;
+        }
+    }
+    ~rg_reads_only()
+    {
+        b->race_shadow = shadow;
+        b->race_base = base;
+    }
+    rg_reads_only(const rg_reads_only &) = delete;
+    rg_reads_only &operator=(const rg_reads_only &) = delete;
+};
+
 // A flag per thread, all clear.
 inline bool *rg_exits()
 {
@@ -286,6 +318,11 @@ template <class T, class F> inline void rg_chain(T *vals, F op, rg_steps_cache &
     uint32_t tt_sim_rg_nx_ = 0
 #define TT_SIM_RG_FOR                                                                    \
     for (::tt_sim::rg_iter tt_sim_it_; tt_sim_it_.more(); tt_sim_it_.next())
+// the loop of a region that writes no shared memory between two barriers
+// (prep_rg.c; rg_reads_only)
+#define TT_SIM_RG_FOR_RO                                                                 \
+    for (::tt_sim::rg_reads_only tt_sim_ro_; tt_sim_ro_.once; tt_sim_ro_.once = false)   \
+    TT_SIM_RG_FOR
 // a local of type T (its tokens) that lives across a barrier or chain
 #define TT_SIM_RG_VAR(id, ...)                                                          \
     std::remove_cv_t<__VA_ARGS__> *const tt_sim_rg_##id##_ =                          \
