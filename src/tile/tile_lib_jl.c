@@ -693,6 +693,24 @@ static tt_val jl_prod(tt_interp *I, tt_args *a) { return reduce(I, a, TT_RED_PRO
 static tt_val jl_maximum(tt_interp *I, tt_args *a) { return reduce(I, a, TT_RED_MAX, "maximum"); }
 static tt_val jl_minimum(tt_interp *I, tt_args *a) { return reduce(I, a, TT_RED_MIN, "minimum"); }
 
+/* cumsum(x; dims=d): cuTile.jl's scan (Base.cumsum on a Tile, dims required), the shape
+ * kept; `rev=true` is not supported here. */
+static tt_val jl_cumsum(tt_interp *I, tt_args *a) {
+  static const char *const kw[] = {"dims", "rev", NULL};
+  tt_args_check(I, a, "cumsum", kw, 1);
+  tt_tile_t *t = tt_v_as_tile(I, a->posnode[0], need(I, a, 0, "x", "cumsum"), TT_TILE_F32);
+  const tt_val *dv = tt_arg(a, -1, "dims"), *rev = tt_arg(a, -1, "rev");
+  if (!dv) tt_ev_fail(I, a->call, "cumsum(x; dims=d) needs `dims` on a tile (cuTile.jl)");
+  if (rev && !(rev->k == TV_BOOL && !rev->u.i))
+    tt_ev_fail(I, a->call, "cumsum(...; rev=true) is not supported by the tile interpreter");
+  int ax = dim_of(I, tt_arg_node(a, -1, "dims"), dv, t->ndim);
+  tt_err e;
+  tt_tile_t *r = tt_op_cumsum(&I->pool, t, ax, &e);
+  tt_tile_release(t);
+  I->ops++;
+  return checked(I, a->call, r, &e);
+}
+
 static tt_val ct_not_callable(tt_interp *I, tt_args *a) {
   tt_ev_fail(I, a->call, "this cuTile.jl name is a type or a launch wrapper, not a kernel function");
 }
@@ -729,7 +747,7 @@ static const tt_builtin base_builtins[] = {
   {"muladd", jl_muladd, false}, {"size", jl_size, false}, {"eltype", jl_eltype, false}, {"length", jl_length, false}, {"cld", jl_cld, false},
   {"fld", jl_fld, false}, {"div", jl_div, false}, {"rem", jl_rem, false}, {"mod", jl_mod, false},
   {"max", jl_max, false}, {"min", jl_min, false}, {"sum", jl_sum, false}, {"prod", jl_prod, false},
-  {"maximum", jl_maximum, false}, {"minimum", jl_minimum, false},
+  {"maximum", jl_maximum, false}, {"minimum", jl_minimum, false}, {"cumsum", jl_cumsum, false},
 };
 
 /* f.(x): the elementwise functions (ct.rsqrt among them: rsqrt is cuTile.jl's) */

@@ -134,6 +134,38 @@ Test(tile_jl, reductions_keep_the_reduced_dim) {
   cr_expect_eq(tot[0], 110 + 1 + 10, "sum(t) is all of it; size(s, 2) == 1 and size(m, 1) == 1 (dims kept)");
 }
 
+Test(tile_jl, cumsum_scans_along_a_one_based_dim) {
+  const char *src = PRE
+    "function scan(x::ct.TileArray{Float32,2}, r::ct.TileArray{Float32,2}, c::ct.TileArray{Float32,2})\n"
+    "    t = ct.load(x; index=(1, 1), shape=(2, 4))\n"
+    "    ct.store(r; index=(1, 1), tile=cumsum(t; dims=2))\n"
+    "    ct.store(c; index=(1, 1), tile=cumsum(t; dims=1, rev=false))\n"
+    "    return\n"
+    "end\n";
+  float x[8] = {1, 2, 3, 4, 10, 20, 30, 40}, r[8], c[8];
+  int64_t sh[] = {2, 4};
+  tt_tile_arg args[] = {f32("x", x, 2, sh), f32("r", r, 2, sh), f32("c", c, 2, sh)};
+  char *err = run(src, "scan", 1, 1, args, 3);
+  cr_assert_null(err, "%s", err);
+  float want_r[8] = {1, 3, 6, 10, 10, 30, 60, 100}, want_c[8] = {1, 2, 3, 4, 11, 22, 33, 44};
+  for (int i = 0; i < 8; i++) {
+    cr_expect_eq(r[i], want_r[i], "r[%d]", i);
+    cr_expect_eq(c[i], want_c[i], "c[%d]", i);
+  }
+  /* what cuTile.jl's cumsum needs, or the interpreter does not do */
+  const char *bad[][2] = {{"cumsum(t)", "needs `dims`"}, {"cumsum(t; dims=2, rev=true)", "rev=true"},
+                          {"cumsum(t; dims=0)", "out of 1:2"}};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char k[512];
+    snprintf(k, sizeof k, PRE "function scan(x::ct.TileArray{Float32,2}, r::ct.TileArray{Float32,2})\n"
+             "    t = ct.load(x; index=(1, 1), shape=(2, 4))\n    ct.store(r; index=(1, 1), tile=%s)\nend\n", bad[i][0]);
+    err = run(k, "scan", 1, 1, args, 2);
+    cr_assert_not_null(err, "%s ran", bad[i][0]);
+    cr_expect(strstr(err, "k.jl:5:") && strstr(err, bad[i][1]), "%s: %s", bad[i][0], err);
+    free(err);
+  }
+}
+
 Test(tile_jl, reshape_is_column_major) {
   /* [1 2 3; 4 5 6] read column by column is 1 4 2 5 3 6; as (3, 2): [1 5; 4 3; 2 6] */
   const char *src = PRE
