@@ -55,6 +55,7 @@ typedef struct co {
     const char **rep;        /* per token: its replacement, or NULL */
     sbuf *rg;                /* per co kernel (d.fn order): its region form, */
     size_t *rg_at;           /* inserted after this token (NO: none) */
+    tt_xf_rg_names names;    /* the file's names, for every kernel's region form */
     int oom;
 } co;
 
@@ -273,7 +274,7 @@ static void analyse(co *a)
         size_t c0 = c;
         for (; c < a->nch && a->ch[c].kw < f->close; c++)
             a->chain_co[c] = 1;
-        tt_xf_rg_kernel rk = {ts, a->pair, f->open, f->close, a->ch + c0, c - c0, a->rep};
+        tt_xf_rg_kernel rk = {ts, a->pair, f->open, f->close, a->ch + c0, c - c0, a->rep, &a->names};
         int got = tt_xf_rg_put(&a->rg[k], &rk, &a->rg_at[k]);
         if (got < 0)
             a->oom = 1;
@@ -351,6 +352,7 @@ int tt_xf_prep_co(const char *text, size_t len, sbuf *out)
         free(a.rg[k].p);
     free(a.rg);
     free(a.rg_at);
+    tt_xf_rg_names_free(&a.names);
     tt_xf_defs_free(&a.d);
     free(ts.v);
     free(pair);

@@ -50,7 +50,6 @@
  */
 #include "prep_rg.h"
 #include "prep_stmt.h"
-#include "util/strmap.h"
 
 #include <stdio.h>
 
@@ -92,8 +91,8 @@ typedef struct rg {
      * its loop's name is (overwritten with RG_FOR_RO) */
     int after_barrier, ro_open;
     size_t barrier_end, ro_from, ro_slot;
-    tt_strmap writers;             /* shared arrays' and macros' names (name_kind) */
-    int writers_made;
+    tt_strmap params;              /* the kernel's global pointer parameters (name_kind) */
+    int params_made;
     int fail;
 } rg;
 
@@ -517,23 +516,34 @@ static const char *const cast_words[] = {"static_cast", "reinterpret_cast", "con
 static const char *const ro_never[] = {"return", "new", "delete", "asm", "__asm__", "goto",
                                        "operator", NULL};
 
-static void add_name(rg *r, const char *p, size_t n, const char *what)
+static void add_name(tt_strmap *m, const char *p, size_t n, const char *what)
 {
     char name[128];
     if (n == 0 || n >= sizeof name)
         return;
     memcpy(name, p, n);
     name[n] = 0;
-    tt_strmap_put(&r->writers, name, what);
+    tt_strmap_put(m, name, what);
 }
 
-/* What the file says token i is: 's' a shared array, 'w' a macro that may
- * write, 'p' one that surely does not, 'g' a global pointer parameter, 0 none
- * of them. */
+/* What the file's names say token i is: 's' a shared array, 'w' a macro
+ * that may write, 'p' one that surely does not (make_names), 0 none. */
+static char file_kind(const rg *r, size_t i)
+{
+    const char *v = r->ts->v[i].kind == T_ID
+                        ? tt_strmap_get(&r->k->names->map, tok_str(r->ts, i), tlen(r->ts, i))
+                        : NULL;
+    return v ? v[0] : 0;
+}
+
+/* file_kind, or 'g' for a global pointer parameter of the kernel
+ * (add_global_params). */
 static char name_kind(const rg *r, size_t i)
 {
-    const char *v = r->ts->v[i].kind == T_ID ? tt_strmap_get(&r->writers, tok_str(r->ts, i), tlen(r->ts, i)) : NULL;
-    return v ? v[0] : 0;
+    char k = file_kind(r, i);
+    if (k || r->ts->v[i].kind != T_ID)
+        return k;
+    return tt_strmap_get(&r->params, tok_str(r->ts, i), tlen(r->ts, i)) ? 'g' : 0;
 }
 
 static int pure_word(const char *p, size_t n)
@@ -568,17 +578,25 @@ static int pure_body(const char *p, const char *e)
 
 /* The kernel's pointer parameters that it never assigns with `=`: they point
  * into global memory (a kernel's arguments come from the host, which has no
- * address of a block's shared memory), "g". */
+ * address of a block's shared memory). */
 static void add_global_params(rg *r)
 {
     const toks *ts = r->ts;
     const size_t *pair = r->k->pair;
+    r->params_made = 1;
     size_t close = tok_prev(ts, r->k->open);
     if (close == TOK_NONE || !is(ts, close, ")") || pair[close] == TOK_NONE || pair[close] >= close)
         return;
+    tt_strmap assigned = {0}; /* names the body assigns with `=` */
+    for (size_t j = r->k->open; j < r->k->close; j++) {
+        size_t b = tok_prev(ts, j);
+        if (ts->v[j].kind == T_ID && is(ts, code_at(ts, j + 1), "=") &&
+            (b == TOK_NONE || (!is(ts, b, ".") && !is(ts, b, "->"))))
+            add_name(&assigned, tok_str(ts, j), tlen(ts, j), "");
+    }
     int pointer = 0;
     for (size_t i = code_at(ts, pair[close] + 1); i < close; i = code_at(ts, i + 1)) {
-        if (pair[i] != TOK_NONE && pair[i] > i && !is(ts, i, "<")) { /* an attribute's or array's group */
+        if (pair[i] != TOK_NONE && pair[i] > i) { /* an attribute's or array's group */
             i = pair[i];
             continue;
         }
@@ -586,16 +604,11 @@ static void add_global_params(rg *r)
         size_t n = code_at(ts, i + 1);
         if (ts->v[i].kind != T_ID || (n != close && !is(ts, n, ",")))
             continue;
-        int assigned = 0;
-        for (size_t j = r->k->open; j < r->k->close && !assigned; j++) {
-            size_t b = tok_prev(ts, j);
-            assigned = is_ident(ts, j, i) && is(ts, code_at(ts, j + 1), "=") &&
-                       (b == TOK_NONE || (!is(ts, b, ".") && !is(ts, b, "->")));
-        }
-        if (pointer && !assigned && !name_kind(r, i))
-            add_name(r, tok_str(ts, i), tlen(ts, i), "g");
+        if (pointer && !tt_strmap_get(&assigned, tok_str(ts, i), tlen(ts, i)) && !file_kind(r, i))
+            add_name(&r->params, tok_str(ts, i), tlen(ts, i), "g");
         pointer = 0;
     }
+    tt_strmap_free(&assigned);
 }
 
 /* Whether the left side of an assignment that ends at token e is an element
@@ -625,19 +638,20 @@ static int global_lvalue(const rg *r, size_t e)
     return 0;
 }
 
-/* The names writes_nothing() judges by the file (name_kind): every
+/* The names writes_nothing() judges by the file (file_kind), once per file: every
  * __shared__ array (a rewritten declaration is TT_SIM_SHARED*(name, ...)),
  * every macro whose body may write, every macro that surely does not. */
-static void make_writers(rg *r)
+static void make_names(rg *r)
 {
     const toks *ts = r->ts;
-    r->writers_made = 1;
+    tt_strmap *m = &r->k->names->map;
+    r->k->names->made = 1;
     for (size_t i = 0; i < ts->n; i++) {
         if (ts->v[i].kind == T_ID && (is(ts, i, "TT_SIM_SHARED") || is(ts, i, "TT_SIM_SHARED_EXTERN") ||
                                       is(ts, i, "TT_SIM_SHARED_GLOBAL"))) {
             size_t p = code_at(ts, i + 1), n = code_at(ts, p + 1);
             if (is(ts, p, "(") && ts->v[n].kind == T_ID)
-                add_name(r, tok_str(ts, n), tlen(ts, n), "s");
+                add_name(m, tok_str(ts, n), tlen(ts, n), "s");
             continue;
         }
         if (ts->v[i].kind != T_PP)
@@ -652,9 +666,8 @@ static void make_writers(rg *r)
         const char *name = p;
         while (p < e && (isalnum((unsigned char)*p) || *p == '_'))
             p++;
-        add_name(r, name, (size_t)(p - name), pure_body(p, e) ? "p" : "w");
+        add_name(m, name, (size_t)(p - name), pure_body(p, e) ? "p" : "w");
     }
-    add_global_params(r);
 }
 
 
@@ -684,8 +697,10 @@ static int plain_name(const rg *r, size_t i)
 static int writes_nothing(rg *r, size_t a, size_t z)
 {
     const toks *ts = r->ts;
-    if (!r->writers_made)
-        make_writers(r);
+    if (!r->k->names->made)
+        make_names(r);
+    if (!r->params_made)
+        add_global_params(r);
     for (size_t i = a; i < z; i++) {
         int k = ts->v[i].kind;
         if (k == T_COMMENT || k == T_NUM || k == T_STR)
@@ -1042,6 +1057,12 @@ static void put_form(rg *r, sbuf *b, size_t at)
     sb_puts(b, l);
 }
 
+void tt_xf_rg_names_free(tt_xf_rg_names *n)
+{
+    tt_strmap_free(&n->map);
+    n->made = 0;
+}
+
 int tt_xf_rg_put(sbuf *b, const tt_xf_rg_kernel *k, size_t *at)
 {
     rg *r = calloc(1, sizeof *r);
@@ -1069,7 +1090,7 @@ int tt_xf_rg_put(sbuf *b, const tt_xf_rg_kernel *k, size_t *at)
     free(r->body.p);
     free(r->sync);
     free(r->loop);
-    tt_strmap_free(&r->writers);
+    tt_strmap_free(&r->params);
     free(r);
     return ret;
 }

@@ -6,6 +6,18 @@
 #define TT_XF_PREP_RG_H
 
 #include "prep_chain.h"
+#include "util/strmap.h"
+
+/* What the file's names are to the reads-only form (prep_rg.c, name_kind):
+ * its __shared__ arrays and macros, read once per file by the first kernel
+ * that asks.  The caller zero-initialises it and frees it with
+ * tt_xf_rg_names_free. */
+typedef struct tt_xf_rg_names {
+    tt_strmap map;
+    int made;
+} tt_xf_rg_names;
+
+void tt_xf_rg_names_free(tt_xf_rg_names *n);
 
 /* The body of a kernel that prep_co.c makes a coroutine: its braces
  * (token indices into ts) and its chain loops, in text order. */
@@ -17,6 +29,7 @@ typedef struct tt_xf_rg_kernel {
     size_t nch;
     const char *const *rep; /* per token: the coroutine rewrite's replacement
                                (its `return`s: the kernel's own) */
+    tt_xf_rg_names *names;  /* the file's, shared by its kernels */
 } tt_xf_rg_kernel;
 
 /* Appends to b the kernel's region form, to be inserted right after token
