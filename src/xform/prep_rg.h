@@ -6,18 +6,7 @@
 #define TT_XF_PREP_RG_H
 
 #include "prep_chain.h"
-#include "util/strmap.h"
-
-/* What the file's names are to the reads-only form (prep_rg.c, name_kind):
- * its __shared__ arrays and macros, read once per file by the first kernel
- * that asks.  The caller zero-initialises it and frees it with
- * tt_xf_rg_names_free. */
-typedef struct tt_xf_rg_names {
-    tt_strmap map;
-    int made;
-} tt_xf_rg_names;
-
-void tt_xf_rg_names_free(tt_xf_rg_names *n);
+#include "prep_ro.h"
 
 /* The body of a kernel that prep_co.c makes a coroutine: its braces
  * (token indices into ts) and its chain loops, in text order. */
