@@ -75,7 +75,7 @@ template <class T> struct rg_local {
     rg_local &operator=(const rg_local &) = delete;
 };
 
-// The loop over a block's threads of a region that prep_rg.c found to write
+// The loop over a block's threads of a region that prep_ro.c found to write
 // no shared memory, between two barriers (or the block's start or end): its
 // barrier interval holds no write, so none of its accesses can race and its
 // reads need not be recorded.  For the loop, the block's shadow is the pass
