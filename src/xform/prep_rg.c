@@ -32,7 +32,8 @@
  * block (rg_all).  A `return` marks the thread exited: it leaves the loop
  * it is in (a label at the loop body's end) and every later loop skips it.
  * No goto, label or preprocessor line other than #pragma; __shared__
- * declarations only first.  A local of a split scope that must live across
+ * declarations first, or at a split scope where they move to the form's
+ * top (hoist_shared).  A local of a split scope that must live across
  * a sync point (used after one that follows it, or in a loop that holds
  * one) is kept per thread: its declaration must then be of a plain type
  * (arithmetic, vector, half, pointers to them), with `=` or no initialiser;
@@ -424,12 +425,48 @@ static void put_decl(rg *r, size_t s, size_t end, size_t ts0, size_t te0, const 
     }
 }
 
+/* A __shared__ declaration (rewritten: TT_SIM_SHARED(name, ...);) at a split
+ * scope after the leading ones, as in a loop body (cuda-samples' matrixMul):
+ * its array is the block's one object wherever it is declared, so the form
+ * declares it once, at its top.  Only when that cannot change what a name
+ * means: the name is declared once in the kernel and used only in the
+ * declaration's own block. */
+static void hoist_shared(rg *r, size_t s, size_t end)
+{
+    const toks *ts = r->ts;
+    const size_t *pair = r->k->pair;
+    size_t p = code_at(ts, s + 1), name = code_at(ts, p + 1), scope_end = r->k->close;
+    if (!is(ts, p, "(") || ts->v[name].kind != T_ID) {
+        r->fail = 1;
+        return;
+    }
+    for (size_t i = s; i-- > r->k->open;) /* the innermost block holding it */
+        if (is(ts, i, "{") && pair[i] != TOK_NONE && pair[i] > s) {
+            scope_end = pair[i];
+            break;
+        }
+    for (size_t i = r->k->open; i < r->k->close && !r->fail; i++)
+        if (i != name && is_ident(ts, i, name) && (i < s || i >= scope_end))
+            r->fail = 1;
+    for (size_t i = r->k->open; i < r->k->close && !r->fail; i++)
+        if (i != s && is(ts, i, "TT_SIM_SHARED") && is_ident(ts, code_at(ts, code_at(ts, i + 1) + 1), name))
+            r->fail = 1;
+    if (r->fail)
+        return;
+    put_line(r, &r->top, s);
+    put_span(r, &r->top, s, end);
+}
+
 /* A statement at a split scope that is not a barrier, chain or split if,
  * [s, end): a declaration to read, or one to copy whole. */
 static void put_plain(rg *r, size_t s, size_t end)
 {
     const toks *ts = r->ts;
     tt_xf_decl d[32];
+    if (is(ts, s, "TT_SIM_SHARED")) {
+        hoist_shared(r, s, end);
+        return;
+    }
     if (in_list(ts, s, stop_words)) {
         r->fail = 1;
         return;

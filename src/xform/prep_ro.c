@@ -230,9 +230,9 @@ int tt_xf_ro_writes_nothing(tt_xf_ro *r, size_t a, size_t z)
         add_global_params(r);
     for (size_t i = a; i < z; i++) {
         int k = ts->v[i].kind;
-        if (k == T_COMMENT || k == T_NUM || k == T_STR)
-            continue;
-        if (k == T_PP || in_list(ts, i, ro_never) || name_kind(r, i) == 'w')
+        if (k == T_COMMENT || k == T_NUM || k == T_STR || k == T_PP)
+            continue; /* (the region form admits no directive but #pragma) */
+        if (in_list(ts, i, ro_never) || name_kind(r, i) == 'w')
             return 0;
         if (in_list(ts, i, assign_ops)) {
             if (!plain_name(r, tok_prev(ts, i)) && !global_lvalue(r, tok_prev(ts, i)))

@@ -323,6 +323,30 @@ Test(co, returns_before_a_chain)
     tt_sim_free(out);
 }
 
+// A __shared__ tile declared in a loop body, and a stretch that only reads
+// it: the same in all three ways, and as a region form.
+Test(co, shared_declared_in_a_loop)
+{
+    const int W = TT_SIM_WARP, B = 2 * W, rounds = 3;
+    int *in = (int *)tt_sim_alloc(rounds * B * sizeof(int)), *out = (int *)tt_sim_alloc(2 * B * sizeof(int));
+    for (int i = 0; i < rounds * B; i++)
+        in[i] = 3 * i + 1;
+    outcome o = both(out, 2 * B * sizeof(int), sim_cfg(2, B, W),
+                     [&](tt_sim_config c) { return TT_SIM_LAUNCH(co_tiles, c, in, out, rounds); });
+    cr_assert_eq(o.r.status, TT_SIM_OK, "%s", o.r.message);
+    ran_as_regions(o, 2);
+    const int *got = (const int *)o.bytes.data();
+    for (int i = 0; i < 2 * B; i++) {
+        int t = i % B, want = 0;
+        for (int r = 0; r < rounds; r++)
+            for (int k = 0; k < 4; k++)
+                want += in[r * B + (t + k) % B];
+        cr_assert_eq(got[i], want, "thread %d: %d, expected %d", i, got[i], want);
+    }
+    tt_sim_free(in);
+    tt_sim_free(out);
+}
+
 // Loops that hold barriers and chains: as a loop around the region form's
 // loops when every thread agrees on the condition, else on coroutines.
 Test(co, loops_with_barriers_and_chains)

@@ -420,6 +420,8 @@ static void expect_rg_lines(const char *o, const char *src)
                     *end = 0;
                 }
                 size_t tl = strlen(text);
+                while (tl > 2 && !strcmp(text + tl - 2, " }") && !strstr(src_line(src, n, buf, sizeof buf), text))
+                    text[tl -= 2] = 0; /* the end of a loop's scope in the form */
                 if (tl > 1 && text[tl - 1] == ';' && !strstr(src_line(src, n, buf, sizeof buf), text))
                     text[tl - 1] = 0; /* a loop's step, made a statement */
                 if (!strstr(text, "tt_sim") && !strstr(text, "TT_SIM_"))
@@ -637,8 +639,9 @@ Test(prep, rg_which_kernels)
     cr_expect_eq(forms_of(K("  float x = v;\n  if (v > 0) {\n"
                             "    for (int o = 16; o > 0; o /= 2) x += __shfl_down(x, o);\n"
                             "  } else x = 0;\n  p[0] = x;")), 0);
-    /* none: __shared__ after other statements, #if, a label */
-    cr_expect_eq(forms_of(K("  float x = 1;\n  __shared__ float s[4];\n  s[0] = x;\n  __syncthreads();")), 0);
+    /* __shared__ after other statements moves to the form's top (rg_shared_in_a_loop_moves_to_the_top) */
+    cr_expect_eq(forms_of(K("  float x = 1;\n  __shared__ float s[4];\n  s[0] = x;\n  __syncthreads();")), 1);
+    /* none: #if, a label */
     cr_expect_eq(forms_of(K("#if 1\n  p[0] = 1;\n#endif\n  __syncthreads();")), 0);
     cr_expect_eq(forms_of(K("  again: p[0] = 1;\n  __syncthreads();")), 0);
     /* none: lines renumbered before the kernel (the form's #lines are physical) */
@@ -696,6 +699,31 @@ Test(prep, rg_reads_only_regions)
     cr_expect_eq(ro_loops(KS("  float x = v;\n  s[threadIdx.x % TILE] = x;\n  __syncthreads();\n  x = s[0];\n"
                              "  for (int o = 16; o > 0; o /= 2) x += __shfl_down(x, o);\n  s[1] = x;\n"
                              "  __syncthreads();\n  s[2] = x;")), 0);
+}
+
+/* A __shared__ declaration in a loop body (cuda-samples' matrixMul) is the
+ * block's one array: the form declares it at its top, unless that could
+ * change what a name means. */
+Test(prep, rg_shared_in_a_loop_moves_to_the_top)
+{
+#define MM(before, after)                                                                           \
+    "__global__ void mm(float *c, const float *a, int n) {\n  float acc = 0;\n" before              \
+    "  for (int t = 0; t < n; t += 16) {\n    __shared__ float As[16][16];\n"                       \
+    "    As[threadIdx.y][threadIdx.x] = a[t + threadIdx.x];\n    __syncthreads();\n"                \
+    "#pragma unroll\n    for (int k = 0; k < 16; ++k) acc += As[threadIdx.y][k];\n"                \
+    "    __syncthreads();\n  }\n" after "  c[threadIdx.x] = acc;\n}\n"
+    char *o = prep(MM("", ""));
+    const char *form = strstr(o, "if (TT_SIM_RG_ENTER()) { [&] {\n#line 4\nTT_SIM_SHARED(As, 0, ([16][16]), float);");
+    cr_expect(form, "the declaration at the form's top:\n%s", o);
+    cr_expect(strstr(o, "TT_SIM_RG_FOR_RO"), "the inner product's loop is reads-only:\n%s", o);
+    cr_expect(strstr(form ? form : o, "\n    TT_SIM_SHARED(As, 0, ([16][16]), float);"),
+              "the coroutine form keeps it in place:\n%s", o);
+    expect_rg_lines(o, MM("", ""));
+    expect_fixed_point(o);
+    free(o);
+    cr_expect_eq(forms_of(MM("  float As = 1;\n", "")), 0, "a name of the kernel's before it");
+    cr_expect_eq(forms_of(MM("", "  { __shared__ float As[4]; As[0] = 1; }\n")), 0, "declared twice");
+#undef MM
 }
 
 Test(prep, rg_constants_move_to_the_top)

@@ -174,6 +174,23 @@ __global__ void co_loops(int *out)
     out[blockIdx.x * blockDim.x + t] = acc + (int)v;
 }
 
+// a tile declared inside the loop that loads it (as cuda-samples' matrixMul
+// declares its tiles) and read back between two barriers: the region form
+// declares it at its top, and the stretch that only reads it is reads-only
+__global__ void co_tiles(const int *in, int *out, int rounds)
+{
+    int t = threadIdx.x, acc = 0;
+    for (int r = 0; r < rounds; r++) {
+        __shared__ int tile[1024];
+        tile[t] = in[r * blockDim.x + t];
+        __syncthreads();
+        for (int k = 0; k < 4; k++)
+            acc += tile[(t + k) % blockDim.x];
+        __syncthreads();
+    }
+    out[blockIdx.x * blockDim.x + t] = acc;
+}
+
 // a loop with a barrier whose trip count differs between threads (those
 // done leave; the barrier goes on without them, as on sm_70+ and AMD)
 __global__ void co_uneven(int *out)
