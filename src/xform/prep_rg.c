@@ -93,6 +93,9 @@ typedef struct rg {
     int after_barrier, ro_open;
     size_t barrier_end, ro_from, ro_slot;
     tt_xf_ro ro;                   /* what the kernel's stretches write (prep_ro.c) */
+    sbuf pre;                      /* the moved __shared__ declarations (hoist_shared) */
+    size_t hoisted[2 * MAX_VARS];  /* and their statements' [start, end) */
+    int nhoisted;
     int fail;
 } rg;
 
@@ -425,12 +428,35 @@ static void put_decl(rg *r, size_t s, size_t end, size_t ts0, size_t te0, const 
     }
 }
 
+/* Whether the name at token i means the same in front of the form as at
+ * token s, inside the kernel: a macro of the file, a template parameter of
+ * the kernel, or a name the body does not use before s (so not one of its
+ * locals). */
+static int outside_name(rg *r, size_t i, size_t s)
+{
+    const toks *ts = r->ts;
+    if (tt_xf_ro_file_kind(&r->ro, i) == 'p' || tt_xf_ro_file_kind(&r->ro, i) == 'w')
+        return 1;
+    size_t close = tok_prev(ts, r->k->open), p = TOK_NONE;
+    if (close != TOK_NONE && is(ts, close, ")") && r->k->pair[close] != TOK_NONE)
+        p = r->k->pair[close];
+    /* the kernel's head, back to the statement before it: template <...> */
+    for (size_t j = p; j != TOK_NONE && !is(ts, j, ";") && !is(ts, j, "}") && !is(ts, j, "{"); j = tok_prev(ts, j))
+        if (is_ident(ts, j, i) && j != i)
+            return 1;
+    for (size_t j = r->k->open; j < s; j++)
+        if (is_ident(ts, j, i))
+            return 0;
+    return 1;
+}
+
 /* A __shared__ declaration (rewritten: TT_SIM_SHARED(name, ...);) at a split
  * scope after the leading ones, as in a loop body (cuda-samples' matrixMul):
- * its array is the block's one object wherever it is declared, so the form
- * declares it once, at its top.  Only when that cannot change what a name
- * means: the name is declared once in the kernel and used only in the
- * declaration's own block. */
+ * its array is the block's one object wherever it is declared, so it moves
+ * in front of the form, where both forms see it (one declaration site: one
+ * place in the arena), and is blanked where it was.  Only when that cannot
+ * change what a name means: the name is declared once in the kernel and
+ * used only in the declaration's own block. */
 static void hoist_shared(rg *r, size_t s, size_t end)
 {
     const toks *ts = r->ts;
@@ -451,10 +477,17 @@ static void hoist_shared(rg *r, size_t s, size_t end)
     for (size_t i = r->k->open; i < r->k->close && !r->fail; i++)
         if (i != s && is(ts, i, "TT_SIM_SHARED") && is_ident(ts, code_at(ts, code_at(ts, i + 1) + 1), name))
             r->fail = 1;
-    if (r->fail)
+    for (size_t i = name + 1; i < end && !r->fail; i++) /* what its type and extents name */
+        if (ts->v[i].kind == T_ID && !is_type_word(ts, i) && !is(ts, i, "sizeof") && !outside_name(r, i, s))
+            r->fail = 1;
+    if (r->fail || r->nhoisted == MAX_VARS) {
+        r->fail = 1;
         return;
-    put_line(r, &r->top, s);
-    put_span(r, &r->top, s, end);
+    }
+    put_line(r, &r->pre, s);
+    put_span(r, &r->pre, s, end);
+    r->hoisted[2 * r->nhoisted] = s;
+    r->hoisted[2 * r->nhoisted++ + 1] = end;
 }
 
 /* A statement at a split scope that is not a barrier, chain or split if,
@@ -820,6 +853,12 @@ static size_t after_shared(const rg *r)
 
 static void put_form(rg *r, sbuf *b, size_t at)
 {
+    if (r->pre.n) { /* the moved declarations, then the line the form starts on */
+        char l[48];
+        sb_put(b, r->pre.p, r->pre.n);
+        snprintf(l, sizeof l, "\n#line %zu", line_at(r, r->ts->v[at].s) + 1);
+        sb_puts(b, l);
+    }
     sb_puts(b, "\n#ifndef TT_SIM_NO_REGIONS\nif (TT_SIM_RG_ENTER()) { [&] {");
     sb_put(b, r->top.p ? r->top.p : "", r->top.n);
     if (r->has_return)
@@ -863,14 +902,18 @@ int tt_xf_rg_put(sbuf *b, const tt_xf_rg_kernel *k, size_t *at)
         walk(r, *at + 1, k->close);
         mark_reads_only(r, k->close); /* and its end ends one */
         close_region(r);
-        if (r->top.oom || r->body.oom)
+        if (r->top.oom || r->body.oom || r->pre.oom)
             ret = -1;
         else if (!r->fail && r->nsync > 0) {
             put_form(r, b, *at);
+            for (int m = 0; m < r->nhoisted; m++)
+                for (size_t i = r->hoisted[2 * m]; i < r->hoisted[2 * m + 1]; i++)
+                    k->rep[i] = "";
             ret = 1;
         }
     }
     free(r->top.p);
+    free(r->pre.p);
     free(r->body.p);
     free(r->sync);
     free(r->loop);

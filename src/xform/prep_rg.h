@@ -16,15 +16,20 @@ typedef struct tt_xf_rg_kernel {
     size_t open, close;
     const tt_xf_chain_loop *ch;
     size_t nch;
-    const char *const *rep; /* per token: the coroutine rewrite's replacement
-                               (its `return`s: the kernel's own) */
+    const char **rep;       /* per token: the coroutine rewrite's replacement
+                               (its `return`s: the kernel's own); where it
+                               makes a form, tt_xf_rg_put writes "" over the
+                               tokens of the __shared__ declarations it moves
+                               in front of it */
     tt_xf_rg_names *names;  /* the file's, shared by its kernels */
 } tt_xf_rg_kernel;
 
 /* Appends to b the kernel's region form, to be inserted right after token
  * *at (set here: the body's `{`, or the `;` of the last __shared__
  * declaration it starts with), and returns 1; the text keeps every line
- * after it where it was (#line).  Returns 0, b unchanged, when the kernel
+ * after it where it was (#line).  A __shared__ declaration of a split scope
+ * further down goes in front of the form, for both forms (k->rep blanks it
+ * where it was).  Returns 0, b unchanged, when the kernel
  * has none (see prep_rg.c for which kernels do); -1 when out of
  * memory. */
 int tt_xf_rg_put(sbuf *b, const tt_xf_rg_kernel *k, size_t *at);

@@ -54,8 +54,7 @@ static void add_name(tt_strmap *m, const char *p, size_t n, const char *what)
     tt_strmap_put(m, name, what);
 }
 
-/* What the file's names say token i is: 's' a shared array, 'w' a macro
- * that may write, 'p' one that surely does not (make_names), 0 none. */
+/* What the file's names say token i is (make_names; tt_xf_ro_file_kind). */
 static char file_kind(const tt_xf_ro *r, size_t i)
 {
     const char *v = r->ts->v[i].kind == T_ID
@@ -217,10 +216,18 @@ static int plain_name(const tt_xf_ro *r, size_t i)
                              !is(ts, p, "&"));
 }
 
+char tt_xf_ro_file_kind(tt_xf_ro *r, size_t i)
+{
+    if (!r->names->made)
+        make_names(r);
+    return file_kind(r, i);
+}
+
 /* Whether the code in tokens [a, z) surely writes no shared memory: every
- * assignment and increment is of a plain local by name, every call is of a
- * pure_calls function (or a type: a cast), no shared array or writing macro
- * is named, nothing returns.  Conservative: what it cannot tell writes. */
+ * assignment and increment is of a plain local by name or of a global
+ * element, every call is of a pure_calls function (or a type: a cast), no
+ * shared array or writing macro is named, nothing returns.  Conservative:
+ * what it cannot tell writes. */
 int tt_xf_ro_writes_nothing(tt_xf_ro *r, size_t a, size_t z)
 {
     const toks *ts = r->ts;

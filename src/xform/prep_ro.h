@@ -29,6 +29,9 @@ typedef struct tt_xf_ro {
     int params_made;
 } tt_xf_ro;
 
+/* What the file's names say token i is: 's' a __shared__ array, 'w' a
+ * macro that may write, 'p' one that surely does not, 0 none of them. */
+char tt_xf_ro_file_kind(tt_xf_ro *r, size_t i);
 /* Whether the kernel's tokens [a, z) surely write no shared memory. */
 int tt_xf_ro_writes_nothing(tt_xf_ro *r, size_t a, size_t z);
 void tt_xf_ro_free(tt_xf_ro *r);

@@ -702,8 +702,8 @@ Test(prep, rg_reads_only_regions)
 }
 
 /* A __shared__ declaration in a loop body (cuda-samples' matrixMul) is the
- * block's one array: the form declares it at its top, unless that could
- * change what a name means. */
+ * block's one array: it moves in front of the region form (blanked where it
+ * was), unless that could change what a name means. */
 Test(prep, rg_shared_in_a_loop_moves_to_the_top)
 {
 #define MM(before, after)                                                                           \
@@ -713,16 +713,30 @@ Test(prep, rg_shared_in_a_loop_moves_to_the_top)
     "#pragma unroll\n    for (int k = 0; k < 16; ++k) acc += As[threadIdx.y][k];\n"                \
     "    __syncthreads();\n  }\n" after "  c[threadIdx.x] = acc;\n}\n"
     char *o = prep(MM("", ""));
-    const char *form = strstr(o, "if (TT_SIM_RG_ENTER()) { [&] {\n#line 4\nTT_SIM_SHARED(As, 0, ([16][16]), float);");
-    cr_expect(form, "the declaration at the form's top:\n%s", o);
+    const char *decl = strstr(o, "{\n#line 4\nTT_SIM_SHARED(As, 0, ([16][16]), float);\n#line 2\n#ifndef TT_SIM_NO_REGIONS");
+    cr_expect(decl, "the declaration in front of the form:\n%s", o);
+    cr_expect(decl && !strstr(strstr(decl, "#ifndef"), "TT_SIM_SHARED(As"), "and only there (one site for both forms):\n%s", o);
     cr_expect(strstr(o, "TT_SIM_RG_FOR_RO"), "the inner product's loop is reads-only:\n%s", o);
-    cr_expect(strstr(form ? form : o, "\n    TT_SIM_SHARED(As, 0, ([16][16]), float);"),
-              "the coroutine form keeps it in place:\n%s", o);
+    const char *end = strstr(o, "#endif\n#line ");
+    cr_assert(decl && end, "%s", o);
+    end = strchr(end + 7, '\n') + 1; /* what is inserted: after the `{`, up to the #line back */
+    cr_expect_eq(lines(o) - (lines(decl + 1) - lines(end)), lines(MM("", "")),
+                 "the kernel keeps every line (the declaration's is blank):\n%s", o);
     expect_rg_lines(o, MM("", ""));
     expect_fixed_point(o);
     free(o);
     cr_expect_eq(forms_of(MM("  float As = 1;\n", "")), 0, "a name of the kernel's before it");
     cr_expect_eq(forms_of(MM("", "  { __shared__ float As[4]; As[0] = 1; }\n")), 0, "declared twice");
+    /* its extents must mean the same in front of the form: a macro, a template parameter, not a local */
+#define TILED(pre, head, decl)                                                                       \
+    pre head "__global__ void mm(float *c, const float *a, int n) {\n  constexpr int L = 16;\n"         \
+             "  for (int t = 0; t < n; t += 16) {\n    __shared__ float As" decl ";\n"                   \
+             "    As[0][threadIdx.x] = a[t];\n    __syncthreads();\n    c[0] += As[0][1];\n"            \
+             "    __syncthreads();\n  }\n}\n"
+    cr_expect_eq(forms_of(TILED("#define T 16\n", "", "[T][T]")), 1);
+    cr_expect_eq(forms_of(TILED("", "template <int T> ", "[T][T]")), 1);
+    cr_expect_eq(forms_of(TILED("", "", "[L][L]")), 0, "a local constant");
+#undef TILED
 #undef MM
 }
 
