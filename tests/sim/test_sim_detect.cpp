@@ -554,6 +554,23 @@ Test(detect, reads_only_region)
     tt_sim_free(out);
 }
 
+// A shared element bound to a non-const reference counts as read there: the
+// helper's swaps come out right, a conditional with an lvalue operand is a
+// read (no false race between the 60 readers), and another thread's store to
+// a bound element in the same interval races.
+Test(detect, shared_element_by_reference)
+{
+    unsigned *out = (unsigned *)tt_sim_alloc(64 * sizeof(unsigned));
+    tt_sim_config cfg = sim_cfg(1, 64, 32);
+    tt_sim_result r = TT_SIM_LAUNCH(shared_by_reference, cfg, out, 0);
+    cr_assert_eq(r.status, TT_SIM_OK, "%s", r.message);
+    for (unsigned t = 0; t < 64; t++)
+        cr_expect_eq(out[t], t < 60 ? (t % 2 ? 65 : 63) - t : 100, "out[%u] = %u", t, out[t]);
+    r = TT_SIM_LAUNCH(shared_by_reference, cfg, out, 1);
+    cr_expect_eq(r.status, TT_SIM_ERR_RACE, "%s", r.message);
+    tt_sim_free(out);
+}
+
 // The inline read check's shortcut and its summaries' widening (what a read
 // that it wrongly took for one already summarised would miss), in every
 // schedule; the barrier-only kernel also as a coroutine and as a region

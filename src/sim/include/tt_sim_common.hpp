@@ -281,6 +281,20 @@ public:
     using value_type = std::remove_cv_t<E>;
     TT_SIM_AI sref(E *p, const tt_sim_site *s) : p_(p), s_(s) {}
     TT_SIM_AI operator value_type() const { rd(); return *p_; }
+    // A non-const reference to the element, for a helper that takes one
+    // (cuda-samples' Comparator(uint &keyA, ...), a swap).  Binding it counts
+    // as a read; what then goes through the reference the check cannot see,
+    // so a write there is not checked (src/sim/README.md, "Race check").  Not
+    // a read and a write: C++ takes this conversion for `c ? s[i] : x` too
+    // when x is an lvalue, where a write would be a false race (llm.c's
+    // blockReduce).  A template, so that a plain read prefers the conversion
+    // above (a non-template wins a tie).
+    template <class R, std::enable_if_t<std::is_same<R, value_type>::value, int> = 0>
+    TT_SIM_AI operator R &() const
+    {
+        rd();
+        return *p_;
+    }
     TT_SIM_AI value_type get() const { rd(); return *p_; }
     TT_SIM_AI void st(const value_type &v) const { race_write(p_, static_cast<const E *>(&v), s_); }
     TT_SIM_AI const sref &operator=(value_type v) const { st(v); *p_ = v; return *this; }

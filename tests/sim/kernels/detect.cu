@@ -385,3 +385,30 @@ __global__ void poison_unused(const float *in, float *out)
     float w = __shfl_down_sync(0xffffffffu, v, 16);  // LINE_POISON_UNUSED
     out[threadIdx.x] = threadIdx.x < 32 ? w : v;
 }
+
+// Shared elements bound to a helper's non-const references (cuda-samples'
+// bitonic Comparator(uint &keyA, ...)): each of 32 threads orders its own
+// pair; with `clash`, thread 40 also stores to s[1] (a race with the binding's
+// read); a conditional whose other operand is an lvalue reads s[] the same way.
+__device__ void order_pair(unsigned &a, unsigned &b)
+{
+    if (a > b) {
+        unsigned t = a;
+        a = b;
+        b = t;
+    }
+}
+
+__global__ void shared_by_reference(unsigned *out, int clash)
+{
+    __shared__ unsigned s[64];
+    s[threadIdx.x] = 64 - threadIdx.x;
+    __syncthreads();
+    if (threadIdx.x < 32)
+        order_pair(s[2 * threadIdx.x], s[2 * threadIdx.x + 1]);
+    if (threadIdx.x == 40 && clash)
+        s[1] = 0;
+    __syncthreads();
+    unsigned other = 100;
+    out[threadIdx.x] = threadIdx.x < 60 ? s[threadIdx.x] : other;
+}
