@@ -32,8 +32,8 @@
  * block (rg_all).  A `return` marks the thread exited: it leaves the loop
  * it is in (a label at the loop body's end) and every later loop skips it.
  * No goto, label or preprocessor line other than #pragma; __shared__
- * declarations first, or at a split scope where they move to the form's
- * top (hoist_shared).  A local of a split scope that must live across
+ * declarations first, or at a split scope, whence they move in front of
+ * the form (hoist_shared: at most MAX_VARS, each a pass over the body).  A local of a split scope that must live across
  * a sync point (used after one that follows it, or in a loop that holds
  * one) is kept per thread: its declaration must then be of a plain type
  * (arithmetic, vector, half, pointers to them), with `=` or no initialiser;

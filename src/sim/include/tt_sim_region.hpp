@@ -319,7 +319,7 @@ template <class T, class F> inline void rg_chain(T *vals, F op, rg_steps_cache &
 #define TT_SIM_RG_FOR                                                                    \
     for (::tt_sim::rg_iter tt_sim_it_; tt_sim_it_.more(); tt_sim_it_.next())
 // the loop of a region that writes no shared memory between two barriers
-// (prep_rg.c; rg_reads_only)
+// (prep_ro.c decides, prep_rg.c writes it; rg_reads_only)
 #define TT_SIM_RG_FOR_RO                                                                 \
     for (::tt_sim::rg_reads_only tt_sim_ro_; tt_sim_ro_.once; tt_sim_ro_.once = false)   \
     TT_SIM_RG_FOR
