@@ -494,16 +494,14 @@ static int load_scalars(loader *L, struct fy_node *root) {
             "key `severity`: unknown severity `%s` (expected error, warning or note)", sev);
     goto out;
   }
-  char *opt_in = NULL;
-  if (get_string(L, root, "opt_in", false, &opt_in) < 0) goto out;
-  if (opt_in && strcmp(opt_in, "true") && strcmp(opt_in, "false")) {
-    fail_at(L, fy_node_mapping_lookup_by_string(root, "opt_in", FY_NT), "key `opt_in`: `%s` must be true or false",
-            opt_in);
-    free(opt_in);
+  struct fy_node *oi = fy_node_mapping_lookup_by_string(root, "opt_in", FY_NT);
+  if (oi && tt_yaml_bool(oi, &r->opt_in) < 0) {
+    char *v = tt_yaml_strdup(oi);
+    if (v) fail_at(L, oi, "key `opt_in`: `%s` must be true or false", v);
+    else fail_at(L, oi, "key `opt_in` must be true or false, not a %s", tt_yaml_kind(oi));
+    free(v);
     goto out;
   }
-  r->opt_in = opt_in && !strcmp(opt_in, "true");
-  free(opt_in);
   rc = 0;
 out:
   free(target);

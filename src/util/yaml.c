@@ -328,6 +328,16 @@ char *tt_yaml_strdup(struct fy_node *n) {
   return tt_xstrndup(s ? s : "", s ? len : 0);
 }
 
+int tt_yaml_bool(struct fy_node *n, bool *out) {
+  size_t len;
+  const char *s = n && fy_node_is_scalar(n) ? fy_node_get_scalar(n, &len) : NULL;
+  if (!s) return -1;
+  if (len == 4 && !memcmp(s, "true", 4)) *out = true;
+  else if (len == 5 && !memcmp(s, "false", 5)) *out = false;
+  else return -1;
+  return 0;
+}
+
 const char *tt_yaml_kind(struct fy_node *n) {
   if (!n) return "nothing";
   if (fy_node_is_mapping(n)) return "mapping";

@@ -36,6 +36,8 @@ char *tt_yaml_error(const char *path, struct fy_node *n, const char *fmt, ...)
 
 /* The scalar's text as a new malloc'd string, or NULL when the node is not a scalar. */
 char *tt_yaml_strdup(struct fy_node *n);
+/* A scalar whose text is `true` or `false` (plain or quoted): 0 with *out set, else -1. */
+int tt_yaml_bool(struct fy_node *n, bool *out);
 /* "mapping", "sequence" or "scalar". */
 const char *tt_yaml_kind(struct fy_node *n);
 /* True for a block literal/folded scalar (its content starts on the next line). */

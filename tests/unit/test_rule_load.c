@@ -668,7 +668,15 @@ Test(rule_load, narrow_store_option_wrong_types) {
                "analyzer: narrow-store\n"
                "options:\n"
                "  sources: [__ballot_sync]\n" EXAMPLES,
-               11, 3, "key `options`", "wide_type", NULL);
+               11, 3, "key `options`", "wide_type", NULL);  /* A boolean option that is neither true nor false: at its value. */
+  expect_error(NS_HEADER
+               "analyzer: narrow-store\n"
+               "options:\n"
+               "  sources: [__ballot_sync]\n"
+               "  narrow_types: [unsigned]\n"
+               "  wide_type: long\n"
+               "  wrappers: sometimes\n" EXAMPLES,
+               14, 13, "key `options`", "`wrappers` must be true or false", NULL);
 }
 
 Test(rule_load, analyzer_template_uses_unbound_name) {

@@ -93,20 +93,13 @@ static void *compile_opts(struct fy_node *opts, char **err, struct fy_node **at)
   static const char *const keys[] = {"fact", "functions", "default", "labels", "report", "inherit_from_callers",
                                      "launch_labels", "neutral", "skip", NULL};
   cls_opts *o = tt_xcalloc(1, sizeof *o);
-  char *functions = NULL, *inherit = NULL;
+  char *functions = NULL;
   if (tt_opts_check_keys(opts, keys, err, at) < 0 || tt_opts_string(opts, "fact", &o->fact, err, at) < 0 ||
       tt_opts_string(opts, "functions", &functions, err, at) < 0 ||
       tt_opts_string(opts, "default", &o->def, err, at) < 0 || tt_opts_set(opts, "report", &o->report, err, at) < 0 ||
-      tt_opts_string(opts, "inherit_from_callers", &inherit, err, at) < 0 ||
+      tt_opts_bool(opts, "inherit_from_callers", &o->inherit, err, at) < 0 ||
       tt_opts_set(opts, "neutral", &o->neutral, err, at) < 0 || tt_opts_map(opts, "skip", &o->skip, err, at) < 0)
     goto bad;
-  if (inherit && strcmp(inherit, "true") && strcmp(inherit, "false")) {
-    *err = tt_xstrdup("`inherit_from_callers` must be true or false");
-    free(inherit);
-    goto bad;
-  }
-  o->inherit = inherit && !strcmp(inherit, "true");
-  free(inherit);
   if (!o->fact || !functions || !o->def) {
     *err = tt_xstrdup("needs `fact`, `functions`, `default` and `labels`");
     goto bad;

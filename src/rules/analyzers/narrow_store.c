@@ -37,21 +37,13 @@ static void free_opts(void *p) {
 static void *compile_opts(struct fy_node *opts, char **err, struct fy_node **at) {
   static const char *const keys[] = {"sources", "narrow_types", "sinks", "wide_type", "method_sources", "wrappers", NULL};
   ns_opts *o = tt_xcalloc(1, sizeof *o);
-  char *wrappers = NULL;
   if (tt_opts_check_keys(opts, keys, err, at) < 0 || tt_opts_set(opts, "sources", &o->sources, err, at) < 0 ||
       tt_opts_set(opts, "narrow_types", &o->narrow_types, err, at) < 0 ||
       tt_opts_map(opts, "sinks", &o->sinks, err, at) < 0 ||
       tt_opts_string(opts, "wide_type", &o->wide_type, err, at) < 0 ||
       tt_opts_set(opts, "method_sources", &o->method_sources, err, at) < 0 ||
-      tt_opts_string(opts, "wrappers", &wrappers, err, at) < 0)
+      tt_opts_bool(opts, "wrappers", &o->wrappers, err, at) < 0)
     goto bad;
-  if (wrappers && strcmp(wrappers, "true") && strcmp(wrappers, "false")) {
-    *err = tt_xstrdup("`wrappers` must be true or false");
-    free(wrappers);
-    goto bad;
-  }
-  o->wrappers = wrappers && !strcmp(wrappers, "true");
-  free(wrappers);
   if ((!o->sources.n && !o->method_sources.n) || !o->narrow_types.n || !o->wide_type) {
     *err = tt_xstrdup("needs `sources` (or `method_sources`), `narrow_types` and `wide_type`");
     goto bad;

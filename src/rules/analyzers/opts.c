@@ -73,6 +73,15 @@ int tt_opts_set(struct fy_node *opts, const char *key, tt_strmap *set, char **er
   return 0;
 }
 
+int tt_opts_bool(struct fy_node *opts, const char *key, bool *out, char **err, struct fy_node **at) {
+  struct fy_node *s = opts ? fy_node_mapping_lookup_by_string(opts, key, FY_NT) : NULL;
+  *out = false;
+  if (!s || tt_yaml_bool(s, out) == 0) return 0;
+  *err = tt_xasprintf("`%s` must be true or false", key);
+  *at = s;
+  return -1;
+}
+
 int tt_opts_string(struct fy_node *opts, const char *key, char **out, char **err, struct fy_node **at) {
   struct fy_node *s = opts ? fy_node_mapping_lookup_by_string(opts, key, FY_NT) : NULL;
   *out = NULL;

@@ -13,6 +13,8 @@ int tt_opts_check_keys(struct fy_node *opts, const char *const *allowed, char **
 int tt_opts_map(struct fy_node *opts, const char *key, tt_strmap *map, char **err, struct fy_node **at);
 /* Reads `key` (a sequence of strings) into `map` with each value "". */
 int tt_opts_set(struct fy_node *opts, const char *key, tt_strmap *set, char **err, struct fy_node **at);
+/* Reads `key` (true or false) into *out; absent: *out = false. */
+int tt_opts_bool(struct fy_node *opts, const char *key, bool *out, char **err, struct fy_node **at);
 /* Reads `key` (a string) into *out (malloc'd); absent: *out = NULL. */
 int tt_opts_string(struct fy_node *opts, const char *key, char **out, char **err, struct fy_node **at);
 
