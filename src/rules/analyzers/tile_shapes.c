@@ -496,29 +496,42 @@ static void check_array_rank(tsh_ctx *c, const tt_jlk_scope *s, TSNode n, TSNode
   free(problem);
 }
 
-/* What the function does with one parameter declared N-d (N >= 2): the largest tile
- * rank it loads or stores, or -1 once any other use (an unknown tile, `size(b, 2)`, a
- * call that takes it) means it may be used as N-d. */
-static int widest_access(tsh_ctx *c, const tt_jlk_scope *s, TSNode decl_name) {
-  size_t pn;
-  const char *pt = tt_jlk_text(c->text, decl_name, &pn);
-  int widest = 0;
+/* A parameter declared N-d (N >= 2) that the function only ever loads and stores as
+ * tiles of fewer dims. cuTile.jl pads such a tile with trailing 1s, so the kernel
+ * compiles, but it then needs an array whose trailing dims are 1: where the host
+ * passes a vector (cuTile Python's 1-d bias), the signature is wrong. One walk over
+ * the function: each use of a candidate parameter either is such an access (its
+ * widest tile rank kept) or rules the parameter out (an unknown tile, `size(b, 2)`, a
+ * call that takes it: it may be used as N-d). */
+static void check_rank_unused(tsh_ctx *c, const tt_jlk_scope *s) {
+  TSNode params = params_of(s->root);
+  uint32_t np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+  struct cand { TSNode decl, name; long rank; int widest; } *cs = tt_xcalloc(np + 1, sizeof *cs);
+  tt_strmap by_name = {0}; /* a candidate's name -> its index */
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < np; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    long rank = param_rank(c, p);
+    if (rank < 2) continue;
+    char *name = text_of(c, ts_node_named_child(p, 0)), idx[16];
+    snprintf(idx, sizeof idx, "%u", n);
+    tt_strmap_put(&by_name, name, idx);
+    free(name);
+    cs[n++] = (struct cand){p, ts_node_named_child(p, 0), rank, 0};
+  }
   TSTreeCursor cur = ts_tree_cursor_new(s->root);
-  for (bool down = true;;) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
-    if (down && tt_jlk_is(n, "identifier") && !ts_node_eq(n, decl_name)) {
-      size_t nl;
-      const char *nt = tt_jlk_text(c->text, n, &nl);
-      if (nl == pn && !memcmp(nt, pt, pn)) {
-        TSNode args = ts_node_parent(n), call = ts_node_parent(args);
-        tsh_shape t = {0};
-        if (tt_jlk_is(args, "argument_list") && ts_node_eq(tsh_positional(args, 0), n)) t = access_tile(c, s, call);
-        if (t.rank == 0) {
-          widest = -1;
-          break;
-        }
-        if (t.rank > widest) widest = t.rank;
-      }
+  for (bool down = n > 0; n > 0;) {
+    TSNode id = ts_tree_cursor_current_node(&cur);
+    size_t len;
+    const char *t = down && tt_jlk_is(id, "identifier") ? tt_jlk_text(c->text, id, &len) : NULL;
+    const char *k = t ? tt_strmap_get(&by_name, t, len) : NULL;
+    struct cand *cd = k ? &cs[atoi(k)] : NULL;
+    if (cd && cd->widest >= 0 && !ts_node_eq(id, cd->name)) {
+      TSNode args = ts_node_parent(id);
+      tsh_shape tile = {0};
+      if (tt_jlk_is(args, "argument_list") && ts_node_eq(tsh_positional(args, 0), id))
+        tile = access_tile(c, s, ts_node_parent(args));
+      cd->widest = tile.rank == 0 ? -1 : tile.rank > cd->widest ? tile.rank : cd->widest;
     }
     if (down && ts_tree_cursor_goto_first_child(&cur)) continue;
     if (ts_tree_cursor_goto_next_sibling(&cur)) {
@@ -529,31 +542,20 @@ static int widest_access(tsh_ctx *c, const tt_jlk_scope *s, TSNode decl_name) {
     down = false;
   }
   ts_tree_cursor_delete(&cur);
-  return widest;
-}
-
-/* A parameter declared N-d (N >= 2) that the function only ever loads and stores as
- * tiles of fewer dims. cuTile.jl pads such a tile with trailing 1s, so the kernel
- * compiles, but it then needs an array whose trailing dims are 1: where the host
- * passes a vector (cuTile Python's 1-d bias), the signature is wrong. */
-static void check_rank_unused(tsh_ctx *c, const tt_jlk_scope *s) {
-  TSNode params = params_of(s->root);
-  for (uint32_t i = 0; !ts_node_is_null(params) && i < ts_node_named_child_count(params); i++) {
-    TSNode p = ts_node_named_child(params, i);
-    long rank = param_rank(c, p);
-    if (rank < 2) continue;
-    TSNode name = ts_node_named_child(p, 0);
-    int widest = widest_access(c, s, name);
-    if (widest <= 0 || widest >= rank) continue;
+  for (uint32_t i = 0; i < n; i++) {
+    const struct cand *cd = &cs[i];
+    if (cd->widest <= 0 || cd->widest >= cd->rank) continue;
     size_t nl;
-    const char *nt = tt_jlk_text(c->text, name, &nl);
+    const char *nt = tt_jlk_text(c->text, cd->name, &nl);
     char *problem = tt_xasprintf("`%.*s` is declared %ld-d, but every load and store of it is a %d-d tile: cuTile.jl "
                                  "pads such a tile with trailing 1s, so the kernel needs an array whose dims past %d "
                                  "are 1; if the host passes a %d-d array, declare it `{T, %d}`",
-                                 (int)nl, nt, rank, widest, widest, widest, widest);
-    report(c, p, name, name, problem);
+                                 (int)nl, nt, cd->rank, cd->widest, cd->widest, cd->widest, cd->widest);
+    report(c, cd->decl, cd->name, cd->name, problem);
     free(problem);
   }
+  tt_strmap_free(&by_name);
+  free(cs);
 }
 
 static void reset(tsh_ctx *c) {
