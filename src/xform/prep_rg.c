@@ -435,7 +435,8 @@ static void put_decl(rg *r, size_t s, size_t end, size_t ts0, size_t te0, const 
 static int outside_name(rg *r, size_t i, size_t s)
 {
     const toks *ts = r->ts;
-    if (tt_xf_ro_file_kind(&r->ro, i) == 'p' || tt_xf_ro_file_kind(&r->ro, i) == 'w')
+    char kind = tt_xf_ro_file_kind(&r->ro, i);
+    if (kind == 'p' || kind == 'w') /* a macro */
         return 1;
     size_t close = tok_prev(ts, r->k->open), p = TOK_NONE;
     if (close != TOK_NONE && is(ts, close, ")") && r->k->pair[close] != TOK_NONE)
